@@ -1,0 +1,131 @@
+//! The move type: 32 bits, never zero, so `Option<Move>` costs nothing.
+//!
+//! Layout: `from:9 | to:9 | aux:9 | kind:4 | promote:1`. `aux` holds the promoted piece
+//! type, the en-passant victim square, the castling rook square, or the intermediate square
+//! of a two-leg move.
+
+use std::num::NonZeroU32;
+
+/// What a move does besides carrying a piece from one square to another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum MoveKind {
+    /// A plain move or capture.
+    Normal = 1,
+    /// A pawn's double step: sets the en-passant square (aux: the skipped square).
+    DoubleStep = 2,
+    /// An en-passant capture (aux: the square of the captured pawn).
+    EnPassant = 3,
+    /// Castling: the king moves from-to (aux: the rook's square).
+    Castle = 4,
+    /// A two-leg move through `aux`, capturing there if an enemy stands on it (the Lion's
+    /// double move; `to == from` for igui and the pass).
+    TwoLeg = 5,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move(NonZeroU32);
+
+const _: () = assert!(std::mem::size_of::<Option<Move>>() == 4);
+
+impl Move {
+    #[inline(always)]
+    pub fn new(from: usize, to: usize, kind: MoveKind) -> Move {
+        Self::pack(from, to, 0, kind, false)
+    }
+
+    /// A move that promotes the moving piece to piece type `promo`.
+    #[inline(always)]
+    pub fn promotion(from: usize, to: usize, promo: usize) -> Move {
+        Self::pack(from, to, promo, MoveKind::Normal, true)
+    }
+
+    /// A move with an auxiliary square or piece.
+    #[inline(always)]
+    pub fn with_aux(from: usize, to: usize, aux: usize, kind: MoveKind) -> Move {
+        Self::pack(from, to, aux, kind, false)
+    }
+
+    #[inline(always)]
+    fn pack(from: usize, to: usize, aux: usize, kind: MoveKind, promote: bool) -> Move {
+        debug_assert!(from < 512 && to < 512 && aux < 512);
+        let bits = from as u32
+            | (to as u32) << 9
+            | (aux as u32) << 18
+            | (kind as u32) << 27
+            | (promote as u32) << 31;
+        // kind is never 0, so bits is never 0.
+        Move(NonZeroU32::new(bits).expect("move kinds are non-zero"))
+    }
+
+    #[inline(always)]
+    pub fn from(self) -> usize {
+        (self.0.get() & 511) as usize
+    }
+
+    #[inline(always)]
+    pub fn to(self) -> usize {
+        (self.0.get() >> 9 & 511) as usize
+    }
+
+    #[inline(always)]
+    pub fn aux(self) -> usize {
+        (self.0.get() >> 18 & 511) as usize
+    }
+
+    #[inline(always)]
+    pub fn kind(self) -> MoveKind {
+        match self.0.get() >> 27 & 15 {
+            2 => MoveKind::DoubleStep,
+            3 => MoveKind::EnPassant,
+            4 => MoveKind::Castle,
+            5 => MoveKind::TwoLeg,
+            _ => MoveKind::Normal,
+        }
+    }
+
+    /// The piece type this move promotes to, if it promotes.
+    #[inline(always)]
+    pub fn promotes_to(self) -> Option<usize> {
+        (self.0.get() >> 31 != 0).then(|| self.aux())
+    }
+
+    /// The raw 32 bits, for transposition tables.
+    pub fn bits(self) -> u32 {
+        self.0.get()
+    }
+
+    /// Rebuilds a move from `bits`, if they are a move at all.
+    pub fn from_bits(bits: u32) -> Option<Move> {
+        NonZeroU32::new(bits).map(Move)
+    }
+}
+
+impl std::fmt::Debug for Move {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Move({}->{} {:?} aux {} promo {:?})",
+            self.from(),
+            self.to(),
+            self.kind(),
+            self.aux(),
+            self.promotes_to()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_round_trip_at_the_largest_squares() {
+        let m = Move::promotion(288, 271, 40);
+        assert_eq!((m.from(), m.to(), m.promotes_to()), (288, 271, Some(40)));
+        assert_eq!(m.kind(), MoveKind::Normal);
+        let c = Move::with_aux(4, 6, 7, MoveKind::Castle);
+        assert_eq!((c.kind(), c.aux(), c.promotes_to()), (MoveKind::Castle, 7, None));
+        assert_eq!(Move::from_bits(c.bits()), Some(c));
+    }
+}

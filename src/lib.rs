@@ -1,0 +1,11 @@
+//! kirin: a chess engine for large and historical chess variants.
+//!
+//! - [`core`]: bitboards over any number of 64-bit lanes, board geometry, moves;
+//! - [`rules`]: Betza piece descriptions compiled into tables, positions, move
+//!   generation, FEN, notation, perft;
+//! - [`variants`]: the games, defined as data.
+
+pub mod core;
+pub mod rules;
+pub mod variants;
+pub mod cli;

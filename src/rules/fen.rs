@@ -1,0 +1,358 @@
+//! FEN for boards up to 17x17, in the conventions of Fairy-Stockfish: ranks from the top,
+//! multi-digit empty runs, `+` before a promoted piece, `*` for holes, optional castling,
+//! en-passant and counter fields (`w 0 1` as well as `w - - 0 1`), an empty pocket `[]`.
+//! Every problem is reported as a `FenError` naming it; nothing here panics.
+
+use crate::core::{Bitboard, WHITE};
+use crate::rules::game::Game;
+use crate::rules::position::{NO_SQ, Position};
+use std::fmt;
+
+/// Why a FEN was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FenError(pub String);
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn fail<T>(why: impl Into<String>) -> Result<T, FenError> {
+    Err(FenError(why.into()))
+}
+
+impl<const W: usize> Position<W> {
+    /// Parses a FEN for `game`.
+    pub fn from_fen(game: &Game<W>, text: &str) -> Result<Self, FenError> {
+        let mut fields = text.split_whitespace();
+        let Some(board) = fields.next() else {
+            return fail("empty FEN");
+        };
+        let mut pos = Position::empty(game);
+        parse_board(game, &mut pos, board)?;
+        pos.side = match fields.next() {
+            None | Some("w") => 0,
+            Some("b") => 1,
+            Some(other) => return fail(format!("side to move '{other}' is not w or b")),
+        };
+        let rest: Vec<&str> = fields.collect();
+        let counters_at = rest
+            .iter()
+            .position(|f| f.chars().all(|c| c.is_ascii_digit()))
+            .unwrap_or(rest.len());
+        if counters_at > 2 {
+            return fail(format!("unexpected field '{}'", rest[2]));
+        }
+        if let Some(c) = rest.first().filter(|_| counters_at >= 1) {
+            parse_castling(game, &mut pos, c)?;
+        }
+        if let Some(e) = rest.get(1).filter(|_| counters_at >= 2) {
+            parse_ep(game, &mut pos, e)?;
+        }
+        let counters = &rest[counters_at..];
+        if counters.len() > 2 {
+            return fail(format!("unexpected field '{}'", counters[2]));
+        }
+        let number = |s: &str, what: &str| {
+            s.parse::<u32>()
+                .map_err(|_| FenError(format!("{what} '{s}' is not a number")))
+        };
+        if let Some(h) = counters.first() {
+            pos.halfmove = number(h, "halfmove clock")?;
+        }
+        if let Some(f) = counters.get(1) {
+            pos.fullmove = number(f, "move number")?.max(1);
+        }
+        check_royals(game, &pos)?;
+        pos.key = pos.compute_key(game);
+        Ok(pos)
+    }
+
+    /// Writes the position as FEN.
+    pub fn to_fen(&self, game: &Game<W>) -> String {
+        let g = &game.geo;
+        let mut out = String::new();
+        for rank in (0..g.height).rev() {
+            let mut empty = 0;
+            for file in 0..g.width {
+                let sq = rank * g.width + file;
+                let code = self.board[sq];
+                if code == 0 && !g.holes[sq] {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    out += &empty.to_string();
+                    empty = 0;
+                }
+                if g.holes[sq] {
+                    out.push('*');
+                } else {
+                    out += &piece_symbol(game, code);
+                }
+            }
+            if empty > 0 {
+                out += &empty.to_string();
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        out += if self.side == WHITE { " w " } else { " b " };
+        let mut castling = String::new();
+        for (i, c) in ['K', 'Q', 'k', 'q'].iter().enumerate() {
+            if self.castling >> i & 1 != 0 {
+                castling.push(*c);
+            }
+        }
+        if castling.is_empty() {
+            castling.push('-');
+        }
+        out += &castling;
+        out.push(' ');
+        if self.ep == NO_SQ {
+            out.push('-');
+        } else {
+            out += &g.name(self.ep as usize);
+        }
+        out += &format!(" {} {}", self.halfmove, self.fullmove);
+        out
+    }
+}
+
+/// The FEN symbol of a board code: upper case for White.
+pub fn piece_symbol<const W: usize>(game: &Game<W>, code: u8) -> String {
+    let pc = code as usize - 1;
+    let letter = &game.spec.pieces[pc / 2].letter;
+    if pc & 1 == WHITE {
+        letter.to_ascii_uppercase()
+    } else {
+        letter.clone()
+    }
+}
+
+fn parse_board<const W: usize>(
+    game: &Game<W>,
+    pos: &mut Position<W>,
+    board: &str,
+) -> Result<(), FenError> {
+    let g = &game.geo;
+    let board = match board.find('[') {
+        Some(i) => {
+            let pocket = board[i..].trim_start_matches('[').trim_end_matches(']');
+            if !pocket.is_empty() && pocket != "-" {
+                return fail(format!(
+                    "pieces in hand '{pocket}' are not part of {}",
+                    game.spec.name
+                ));
+            }
+            &board[..i]
+        }
+        None => board,
+    };
+    let ranks: Vec<&str> = board.split('/').collect();
+    if ranks.len() != g.height {
+        return fail(format!(
+            "expected {} ranks for {}, found {}",
+            g.height,
+            game.spec.name,
+            ranks.len()
+        ));
+    }
+    for (i, text) in ranks.iter().enumerate() {
+        let rank = g.height - 1 - i;
+        let rank_name = rank + 1;
+        let mut file = 0usize;
+        let chars: Vec<char> = text.chars().collect();
+        let mut k = 0;
+        while k < chars.len() {
+            let c = chars[k];
+            if c.is_ascii_digit() {
+                let start = k;
+                while k < chars.len() && chars[k].is_ascii_digit() {
+                    k += 1;
+                }
+                let run: String = chars[start..k].iter().collect();
+                let n: usize = run
+                    .parse()
+                    .map_err(|_| FenError(format!("bad empty count '{run}'")))?;
+                if n == 0 {
+                    return fail(format!("rank {rank_name}: an empty count of 0"));
+                }
+                for f in file..(file + n).min(g.width) {
+                    if g.holes[rank * g.width + f] {
+                        return fail(format!(
+                            "rank {rank_name}: square {} is a hole, write it as '*'",
+                            g.name(rank * g.width + f)
+                        ));
+                    }
+                }
+                file += n;
+            } else if c == '*' {
+                if file < g.width && !g.holes[rank * g.width + file] {
+                    return fail(format!(
+                        "rank {rank_name}: '*' on {}, which is not a hole of {}",
+                        g.name(rank * g.width + file),
+                        game.spec.name
+                    ));
+                }
+                file += 1;
+                k += 1;
+            } else if c == '~' {
+                k += 1; // Fairy-Stockfish's "promoted" marker carries no rule here.
+                continue;
+            } else {
+                let mut symbol = String::new();
+                if c == '+' {
+                    symbol.push('+');
+                    k += 1;
+                }
+                let Some(&l) = chars.get(k).filter(|l| l.is_ascii_alphabetic()) else {
+                    return fail(format!("rank {rank_name}: '+' must precede a piece letter"));
+                };
+                symbol.push(l.to_ascii_lowercase());
+                let Some(t) = game.spec.piece_index(&symbol) else {
+                    return fail(format!(
+                        "rank {rank_name}: '{}{}' is not a piece of {}",
+                        if c == '+' { "+" } else { "" },
+                        l,
+                        game.spec.name
+                    ));
+                };
+                k += 1;
+                if file >= g.width {
+                    file += 1;
+                    continue;
+                }
+                let sq = rank * g.width + file;
+                if g.holes[sq] {
+                    return fail(format!("rank {rank_name}: a piece on the hole {}", g.name(sq)));
+                }
+                let color = if l.is_ascii_uppercase() { 0 } else { 1 };
+                pos.put(sq, (2 * t + color + 1) as u8);
+                file += 1;
+            }
+            if file > g.width {
+                break;
+            }
+        }
+        if file != g.width {
+            return fail(format!(
+                "rank {rank_name} ('{text}') has {} {} squares, expected {}",
+                if file > g.width { "more than" } else { "only" },
+                file.min(g.width),
+                g.width
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn parse_castling<const W: usize>(
+    game: &Game<W>,
+    pos: &mut Position<W>,
+    text: &str,
+) -> Result<(), FenError> {
+    if text == "-" {
+        return Ok(());
+    }
+    if !game.spec.castling {
+        return fail(format!("castling rights '{text}' in {}, which has no castling", game.spec.name));
+    }
+    let g = &game.geo;
+    for c in text.chars() {
+        let color = if c.is_ascii_uppercase() { 0 } else { 1 };
+        let royals = pos.royals(game, color);
+        let Some(king) = royals.first().filter(|_| !royals.more_than_one()) else {
+            return fail(format!("castling right '{c}' needs exactly one royal piece"));
+        };
+        let rank = g.rank(king);
+        let rooks: Vec<usize> = (0..g.width)
+            .map(|f| rank * g.width + f)
+            .filter(|&sq| {
+                let code = pos.board[sq];
+                code != 0 && game.castlers[color].contains(&(code as usize - 1))
+            })
+            .collect();
+        let kf = g.file(king);
+        let rook = match c.to_ascii_lowercase() {
+            'k' => rooks.iter().rev().find(|&&r| g.file(r) > kf),
+            'q' => rooks.iter().find(|&&r| g.file(r) < kf),
+            f @ 'a'..='q' => rooks.iter().find(|&&r| g.file(r) == (f as u8 - b'a') as usize),
+            _ => return fail(format!("castling field has the bad letter '{c}'")),
+        };
+        let Some(&rook) = rook else {
+            return fail(format!("castling right '{c}' has no rook to castle with"));
+        };
+        let index = 2 * color + usize::from(g.file(rook) < kf);
+        pos.castle_rooks[index] = rook as u16;
+        pos.castling |= 1 << index;
+    }
+    Ok(())
+}
+
+fn parse_ep<const W: usize>(
+    game: &Game<W>,
+    pos: &mut Position<W>,
+    text: &str,
+) -> Result<(), FenError> {
+    if text == "-" {
+        return Ok(());
+    }
+    if !game.spec.en_passant {
+        return fail(format!("en-passant square '{text}' in {}, which has no en passant", game.spec.name));
+    }
+    let g = &game.geo;
+    let ep = g.parse_square(text).map_err(|e| FenError(e.0))?;
+    // The victim stands one step beyond the skipped square, seen from the side to move.
+    let victim = if pos.side == WHITE {
+        g.offset(ep, 0, -1)
+    } else {
+        g.offset(ep, 0, 1)
+    };
+    let them = pos.side ^ 1;
+    let ok = victim.is_some_and(|v| {
+        let code = pos.board[v];
+        code != 0 && crate::rules::position::color_of(code) == them && game.is_pawn[code as usize - 1]
+    }) && pos.board[ep] == 0;
+    if !ok {
+        return fail(format!(
+            "en-passant square {text} is not behind a pawn that just stepped two squares"
+        ));
+    }
+    let pawns_attack = (0..game.types).any(|t| {
+        let pc = 2 * t + pos.side;
+        game.is_pawn[pc] && game.reverse_leaps[pc * game.squares + ep].intersects(&pos.by_piece[pc])
+    });
+    if pawns_attack {
+        pos.ep = ep as u16;
+        pos.ep_victim = victim.map_or(NO_SQ, |v| v as u16);
+    }
+    Ok(())
+}
+
+/// Positions that no game can reach under check rules are refused: a side without a
+/// royal, or the side not to move with its only royal attacked.
+fn check_royals<const W: usize>(game: &Game<W>, pos: &Position<W>) -> Result<(), FenError> {
+    if !game.uses_check() {
+        return Ok(());
+    }
+    for color in 0..2 {
+        if pos.royals(game, color).is_empty() {
+            let name = &game.spec.pieces[game.royals[color][0] / 2].name;
+            return fail(format!(
+                "{} has no {name}",
+                if color == WHITE { "White" } else { "Black" }
+            ));
+        }
+    }
+    let them = pos.side ^ 1;
+    let royals: Bitboard<W> = pos.royals(game, them);
+    if let Some(k) = royals.first().filter(|_| !royals.more_than_one()) {
+        if game.attacked(pos, k, pos.side) {
+            return fail("the side not to move is in check");
+        }
+    }
+    Ok(())
+}

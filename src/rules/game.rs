@@ -1,0 +1,471 @@
+//! A variant compiled for fast move generation: per-square leap tables, slide directions
+//! with ray tables, lame and multi-leg moves as explicit lists, reverse tables for attack
+//! detection, promotion zones and Zobrist keys. `Game<W>` is generic over the bitboard
+//! width so that everything built on it is monomorphised per board size.
+
+use crate::core::{Bitboard, Color, Geometry, WHITE};
+use crate::rules::betza::{self, Atom, Leg, Mode};
+use crate::rules::position::Position;
+use crate::rules::zobrist::Zobrist;
+use crate::variants::spec::{PromotionStyle, Royalty, SpecError, VariantSpec};
+
+/// A slide along one direction, `min..=max` steps (`max == 0`: unlimited).
+#[derive(Clone, Copy, Debug)]
+pub struct Slide {
+    pub dir: u8,
+    pub min: u8,
+    pub max: u8,
+    pub mode: Mode,
+}
+
+impl Slide {
+    /// True for an ordinary unlimited slider step set, served by ray tables.
+    #[inline(always)]
+    pub fn is_plain(&self) -> bool {
+        self.min == 1 && self.max == 0
+    }
+}
+
+/// A leap whose path must be empty, or one allowed only from the initial rank.
+#[derive(Clone, Debug)]
+pub struct Special<const W: usize> {
+    pub to: u16,
+    pub path: Bitboard<W>,
+    pub mode: Mode,
+    /// A pawn's double step: it gives the opponent an en-passant chance.
+    pub double_step: bool,
+}
+
+/// A two-leg move: a leap to `via`, then a leap or slide from there.
+#[derive(Clone, Copy, Debug)]
+pub struct TwoLeg {
+    pub via: u16,
+    pub via_mode: Mode,
+    pub second: Slide,
+}
+
+/// Move tables of one piece type of one colour.
+#[derive(Clone, Debug)]
+pub struct PieceTables<const W: usize> {
+    pub leap_move: Vec<Bitboard<W>>,
+    pub leap_capture: Vec<Bitboard<W>>,
+    pub slides: Vec<Slide>,
+    /// Per square: lame and initial-rank leaps.
+    pub specials: Vec<Vec<Special<W>>>,
+    /// Per square: bent and multi-leg moves.
+    pub two_legs: Vec<Vec<TwoLeg>>,
+    pub has_specials: bool,
+    pub has_two_legs: bool,
+}
+
+/// Where and to what a piece of one colour promotes.
+#[derive(Clone, Debug)]
+pub struct Promotion<const W: usize> {
+    pub choices: Vec<usize>,
+    /// Squares of the promotion zone.
+    pub zone: Bitboard<W>,
+    /// Squares where the piece must promote.
+    pub forced: Bitboard<W>,
+}
+
+/// A compiled variant.
+pub struct Game<const W: usize> {
+    pub spec: VariantSpec,
+    pub geo: Geometry,
+    pub squares: usize,
+    /// Squares that exist (not holes).
+    pub valid: Bitboard<W>,
+    pub types: usize,
+    /// Indexed by piece index `type * 2 + colour`.
+    pub tables: Vec<PieceTables<W>>,
+    pub promotions: Vec<Option<Promotion<W>>>,
+    pub is_pawn: Vec<bool>,
+    pub is_royal: Vec<bool>,
+    /// Piece indices of royal pieces, per colour.
+    pub royals: [Vec<usize>; 2],
+    /// Piece indices that castle, per colour.
+    pub castlers: [Vec<usize>; 2],
+    /// Slide directions; the set is closed under reversal.
+    pub dirs: Vec<(i32, i32)>,
+    pub opposite: Vec<u8>,
+    /// True when stepping in the direction increases the square index.
+    pub positive: Vec<bool>,
+    /// `rays[dir * squares + sq]`: the squares from `sq` along `dir`, up to a hole or edge.
+    pub rays: Vec<Bitboard<W>>,
+    /// The same rays as ordered square lists, for limited slides.
+    pub ray_lists: Vec<Vec<u16>>,
+    /// `reverse_leaps[piece * squares + sq]`: squares from which `piece` leaps onto `sq`
+    /// capturing.
+    pub reverse_leaps: Vec<Bitboard<W>>,
+    /// Pieces with leap captures, per colour.
+    pub leap_attackers: [Vec<usize>; 2],
+    /// `slide_capture[piece * dirs + dir]`: the capturing slide of `piece` along `dir`.
+    pub slide_capture: Vec<Option<Slide>>,
+    /// Directions along which some piece of the colour captures by sliding.
+    pub attack_dirs: [Vec<u8>; 2],
+    /// Pieces whose captures need explicit generation to detect attacks.
+    pub complex_attackers: [Vec<usize>; 2],
+    /// Count of each piece index in the start position (for promotion limits).
+    pub initial_counts: Vec<u32>,
+    pub zobrist: Zobrist,
+}
+
+impl<const W: usize> Game<W> {
+    /// Compiles `spec`; fails on a definition this board width cannot hold or a start
+    /// position that does not parse.
+    pub fn new(spec: &VariantSpec) -> Result<Self, SpecError> {
+        let geo = spec.geometry.clone();
+        let squares = geo.squares();
+        if squares > 64 * W {
+            return Err(SpecError(format!(
+                "variant '{}': {squares} squares do not fit {W} lanes",
+                spec.name
+            )));
+        }
+        let types = spec.pieces.len();
+        let mut valid = Bitboard::EMPTY;
+        (0..squares).filter(|&s| !geo.holes[s]).for_each(|s| valid.set(s));
+        let mut g = Game {
+            spec: spec.clone(),
+            geo,
+            squares,
+            valid,
+            types,
+            tables: Vec::new(),
+            promotions: Vec::new(),
+            is_pawn: Vec::new(),
+            is_royal: Vec::new(),
+            royals: [Vec::new(), Vec::new()],
+            castlers: [Vec::new(), Vec::new()],
+            dirs: Vec::new(),
+            opposite: Vec::new(),
+            positive: Vec::new(),
+            rays: Vec::new(),
+            ray_lists: Vec::new(),
+            reverse_leaps: Vec::new(),
+            leap_attackers: [Vec::new(), Vec::new()],
+            slide_capture: Vec::new(),
+            attack_dirs: [Vec::new(), Vec::new()],
+            complex_attackers: [Vec::new(), Vec::new()],
+            initial_counts: vec![0; 2 * types],
+            zobrist: Zobrist::new(2 * types, squares),
+        };
+        g.collect_directions();
+        g.build_rays();
+        for t in 0..types {
+            for color in 0..2 {
+                let tables = g.compile_piece(&spec.pieces[t].atoms, color, t)?;
+                g.tables.push(tables);
+                g.promotions.push(g.compile_promotion(t, color));
+                g.is_pawn.push(spec.pieces[t].pawn);
+                g.is_royal.push(spec.pieces[t].royal);
+                if spec.pieces[t].royal {
+                    g.royals[color].push(2 * t + color);
+                }
+                if spec.pieces[t].castles {
+                    g.castlers[color].push(2 * t + color);
+                }
+            }
+        }
+        g.build_attack_tables();
+        for (name, fen) in std::iter::once((&"start".to_string(), &spec.start)).chain(
+            spec.starts.iter().map(|(n, f)| (n, f)),
+        ) {
+            let pos = Position::from_fen(&g, fen).map_err(|e| {
+                SpecError(format!(
+                    "variant '{}': start position '{name}': {e}",
+                    spec.name
+                ))
+            })?;
+            if name == "start" {
+                g.initial_counts = pos.by_piece.iter().map(|b| b.count()).collect();
+            }
+        }
+        Ok(g)
+    }
+
+    /// Orients a White step for `color`: Black's pieces move down the board.
+    fn orient(color: Color, (dx, dy): (i32, i32)) -> (i32, i32) {
+        if color == WHITE { (dx, dy) } else { (dx, -dy) }
+    }
+
+    fn dir_index(&mut self, step: (i32, i32)) -> u8 {
+        if let Some(i) = self.dirs.iter().position(|&d| d == step) {
+            return i as u8;
+        }
+        self.dirs.push(step);
+        self.dirs.push((-step.0, -step.1));
+        (self.dirs.len() - 2) as u8
+    }
+
+    /// Every direction any rider leg uses, for both colours.
+    fn collect_directions(&mut self) {
+        let atoms: Vec<Atom> = self
+            .spec
+            .pieces
+            .iter()
+            .flat_map(|p| p.atoms.clone())
+            .collect();
+        for a in &atoms {
+            for color in 0..2 {
+                for leg in &a.legs {
+                    if leg.is_rider() || a.legs.len() > 1 {
+                        for &s in &leg.steps {
+                            self.dir_index(Self::orient(color, s));
+                        }
+                    }
+                }
+            }
+        }
+        self.opposite = (0..self.dirs.len()).map(|i| (i ^ 1) as u8).collect();
+        self.positive = self
+            .dirs
+            .iter()
+            .map(|&(dx, dy)| dy > 0 || (dy == 0 && dx > 0))
+            .collect();
+    }
+
+    fn build_rays(&mut self) {
+        for d in 0..self.dirs.len() {
+            let (dx, dy) = self.dirs[d];
+            for sq in 0..self.squares {
+                let mut bb = Bitboard::EMPTY;
+                let mut list = Vec::new();
+                if !self.geo.holes[sq] {
+                    let mut cur = sq;
+                    while let Some(next) = self.geo.offset(cur, dx, dy) {
+                        bb.set(next);
+                        list.push(next as u16);
+                        cur = next;
+                    }
+                }
+                self.rays.push(bb);
+                self.ray_lists.push(list);
+            }
+        }
+    }
+
+    fn slide_of(&mut self, step: (i32, i32), leg: &Leg, color: Color) -> Slide {
+        Slide {
+            dir: self.dir_index(Self::orient(color, step)),
+            min: leg.min.min(255) as u8,
+            max: leg.max.map_or(0, |m| m.min(255) as u8),
+            mode: leg.mode,
+        }
+    }
+
+    fn compile_piece(
+        &mut self,
+        atoms: &[Atom],
+        color: Color,
+        t: usize,
+    ) -> Result<PieceTables<W>, SpecError> {
+        let n = self.squares;
+        debug_assert!(t < self.types);
+        let mut tab = PieceTables {
+            leap_move: vec![Bitboard::EMPTY; n],
+            leap_capture: vec![Bitboard::EMPTY; n],
+            slides: Vec::new(),
+            specials: vec![Vec::new(); n],
+            two_legs: vec![Vec::new(); n],
+            has_specials: false,
+            has_two_legs: false,
+        };
+        let name = self.spec.pieces[t].name.clone();
+        let variant = self.spec.name.clone();
+        let err = |why: &str| SpecError(format!("variant '{variant}': piece '{name}': {why}"));
+        let initial_rank = self.spec.initial_rank as usize - 1;
+        for atom in atoms {
+            match atom.legs.as_slice() {
+                [leg] if !atom.initial && !leg.lame => {
+                    if leg.is_rider() {
+                        for &s in &leg.steps {
+                            let slide = self.slide_of(s, leg, color);
+                            if !tab.slides.iter().any(|x| {
+                                x.dir == slide.dir
+                                    && x.min == slide.min
+                                    && x.max == slide.max
+                                    && x.mode == slide.mode
+                            }) {
+                                tab.slides.push(slide);
+                            }
+                        }
+                    } else {
+                        for sq in (0..n).filter(|&s| !self.geo.holes[s]) {
+                            for &s in &leg.steps {
+                                let (dx, dy) = Self::orient(color, s);
+                                if let Some(to) = self.geo.offset(sq, dx, dy) {
+                                    if leg.mode.can_move() {
+                                        tab.leap_move[sq].set(to);
+                                    }
+                                    if leg.mode.can_capture() {
+                                        tab.leap_capture[sq].set(to);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                [leg] => {
+                    if leg.is_rider() {
+                        return Err(err("lame or initial riders are not supported"));
+                    }
+                    for sq in (0..n).filter(|&s| !self.geo.holes[s]) {
+                        let rank = self.geo.rank(sq);
+                        let own_rank = if color == WHITE {
+                            rank
+                        } else {
+                            self.geo.height - 1 - rank
+                        };
+                        if atom.initial && own_rank != initial_rank {
+                            continue;
+                        }
+                        for &s in &leg.steps {
+                            let (dx, dy) = Self::orient(color, s);
+                            let Some(to) = self.geo.offset(sq, dx, dy) else {
+                                continue;
+                            };
+                            let path = if leg.lame {
+                                match self.leap_path(sq, dx, dy) {
+                                    Some(p) => p,
+                                    None => continue,
+                                }
+                            } else {
+                                Bitboard::EMPTY
+                            };
+                            let double_step = atom.initial
+                                && self.spec.pieces[t].pawn
+                                && dx == 0
+                                && dy.abs() == 2
+                                && leg.mode == Mode::Move;
+                            tab.specials[sq].push(Special {
+                                to: to as u16,
+                                path,
+                                mode: leg.mode,
+                                double_step,
+                            });
+                            tab.has_specials = true;
+                        }
+                    }
+                }
+                [first, second] => {
+                    if first.is_rider() {
+                        return Err(err("only the last leg of a move may slide"));
+                    }
+                    if atom.initial || first.lame || second.lame {
+                        return Err(err("multi-leg moves cannot be lame or initial"));
+                    }
+                    let holes = self.geo.holes.clone();
+                    for sq in (0..n).filter(|&s| !holes[s]) {
+                        for &s in &first.steps {
+                            let (dx, dy) = Self::orient(color, s);
+                            let Some(via) = self.geo.offset(sq, dx, dy) else {
+                                continue;
+                            };
+                            for s2 in betza::continue_steps(second, s) {
+                                let mut slide = self.slide_of(s2, second, color);
+                                if !second.is_rider() {
+                                    slide.max = 1;
+                                }
+                                tab.two_legs[sq].push(TwoLeg {
+                                    via: via as u16,
+                                    via_mode: first.mode,
+                                    second: slide,
+                                });
+                                tab.has_two_legs = true;
+                            }
+                        }
+                    }
+                }
+                _ => return Err(err("moves of more than two legs are not supported")),
+            }
+        }
+        Ok(tab)
+    }
+
+    /// Squares a lame leap passes over: the orthogonal/diagonal line for straight leaps,
+    /// and for oblique leaps the orthogonal first step (the Xiangqi horse).
+    fn leap_path(&self, sq: usize, dx: i32, dy: i32) -> Option<Bitboard<W>> {
+        let mut path = Bitboard::EMPTY;
+        if dx == 0 || dy == 0 || dx.abs() == dy.abs() {
+            let n = dx.abs().max(dy.abs());
+            for k in 1..n {
+                path.set(self.geo.offset(sq, dx / n * k, dy / n * k)?);
+            }
+        } else if dx.abs() > dy.abs() {
+            path.set(self.geo.offset(sq, dx.signum(), 0)?);
+        } else {
+            path.set(self.geo.offset(sq, 0, dy.signum())?);
+        }
+        Some(path)
+    }
+
+    fn compile_promotion(&self, t: usize, color: Color) -> Option<Promotion<W>> {
+        let piece = &self.spec.pieces[t];
+        if piece.promotes_to.is_empty() {
+            return None;
+        }
+        let h = self.geo.height;
+        let mut zone = Bitboard::EMPTY;
+        let mut forced = Bitboard::EMPTY;
+        for sq in (0..self.squares).filter(|&s| !self.geo.holes[s]) {
+            let r = self.geo.rank(sq);
+            let own = if color == WHITE { r } else { h - 1 - r };
+            if own + self.spec.promotion_ranks as usize >= h {
+                zone.set(sq);
+            }
+            let must = match self.spec.promotion {
+                PromotionStyle::Entry => own + self.spec.promotion_ranks as usize >= h,
+                PromotionStyle::Zone => own + piece.forced_ranks as usize >= h,
+            };
+            if must {
+                forced.set(sq);
+            }
+        }
+        Some(Promotion {
+            choices: piece.promotes_to.iter().map(|&c| 2 * c + color).collect(),
+            zone,
+            forced,
+        })
+    }
+
+    fn build_attack_tables(&mut self) {
+        let n = self.squares;
+        let nd = self.dirs.len();
+        self.reverse_leaps = vec![Bitboard::EMPTY; 2 * self.types * n];
+        self.slide_capture = vec![None; 2 * self.types * nd];
+        for pc in 0..2 * self.types {
+            let color = pc & 1;
+            let tab = &self.tables[pc];
+            let mut leaps = false;
+            for from in 0..n {
+                for to in tab.leap_capture[from].iter() {
+                    self.reverse_leaps[pc * n + to].set(from);
+                    leaps = true;
+                }
+            }
+            if leaps {
+                self.leap_attackers[color].push(pc);
+            }
+            for s in tab.slides.iter().filter(|s| s.mode.can_capture()) {
+                self.slide_capture[pc * nd + s.dir as usize] = Some(*s);
+                if !self.attack_dirs[color].contains(&s.dir) {
+                    self.attack_dirs[color].push(s.dir);
+                }
+            }
+            let complex = tab.specials.iter().flatten().any(|s| s.mode.can_capture())
+                || tab.two_legs.iter().flatten().any(|l| {
+                    l.via_mode.can_capture() || l.second.mode.can_capture()
+                });
+            if complex {
+                self.complex_attackers[color].push(pc);
+            }
+        }
+    }
+
+    /// Whether the last royal must be kept out of attack.
+    #[inline(always)]
+    pub fn uses_check(&self) -> bool {
+        self.spec.royalty == Royalty::Check
+    }
+}

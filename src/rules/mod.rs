@@ -1,0 +1,16 @@
+//! The rules of play for any game described as data: Betza parsing, compiled tables,
+//! positions, move generation, FEN, notation and perft.
+
+pub mod betza;
+pub mod fen;
+pub mod game;
+pub mod movegen;
+pub mod notation;
+pub mod perft;
+pub mod position;
+pub mod zobrist;
+
+pub use fen::FenError;
+pub use game::Game;
+pub use movegen::MoveList;
+pub use position::Position;

@@ -1,0 +1,397 @@
+//! Move generation: pseudo-legal moves from the compiled tables, attack detection, and
+//! the legality filter for games with check.
+//!
+//! Legality is decided without making the move whenever that is safe: a move that is not
+//! by the royal, not while in check, not by a piece pinned to the royal and not a special
+//! kind (en passant, castling, two-leg) cannot expose the royal to a slider, and a leap
+//! never can. Everything else is made, tested and unmade. Opponents with lame or
+//! multi-leg captures (which pins cannot describe) make every move take the full test.
+
+use crate::core::{Bitboard, Color, Move, MoveKind};
+use crate::rules::betza::Mode;
+use crate::rules::game::{Game, Slide};
+use crate::rules::position::{NO_SQ, Position, color_of};
+use crate::variants::spec::PromotionStyle;
+use arrayvec::ArrayVec;
+
+/// Most moves a position can have in any supported game.
+pub const MAX_MOVES: usize = 2048;
+pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+impl<const W: usize> Game<W> {
+    /// The first occupied square from `sq` along `dir`, if any.
+    #[inline(always)]
+    fn first_blocker(&self, dir: usize, sq: usize, occ: Bitboard<W>) -> Option<usize> {
+        let hits = self.rays[dir * self.squares + sq] & occ;
+        if self.positive[dir] { hits.first() } else { hits.last() }
+    }
+
+    /// Squares a slide from `sq` reaches, the first blocker included.
+    #[inline(always)]
+    pub fn slide_targets(&self, s: &Slide, sq: usize, occ: Bitboard<W>) -> Bitboard<W> {
+        let d = s.dir as usize;
+        let ray = self.rays[d * self.squares + sq];
+        if s.is_plain() {
+            return match self.first_blocker(d, sq, occ) {
+                Some(b) => ray.andnot(self.rays[d * self.squares + b]),
+                None => ray,
+            };
+        }
+        let mut out = Bitboard::EMPTY;
+        let max = if s.max == 0 { usize::MAX } else { s.max as usize };
+        for (i, &t) in self.ray_lists[d * self.squares + sq].iter().enumerate() {
+            if i >= max {
+                break;
+            }
+            if i + 1 >= s.min as usize {
+                out.set(t as usize);
+            }
+            if occ.has(t as usize) {
+                break;
+            }
+        }
+        out
+    }
+
+    /// Number of steps along `dir` from `a` to `b` (which lie on one ray).
+    fn steps_between(&self, dir: usize, a: usize, b: usize) -> usize {
+        let (dx, dy) = self.dirs[dir];
+        let g = &self.geo;
+        if dx != 0 {
+            (g.file(b) as i32 - g.file(a) as i32).unsigned_abs() as usize / dx.unsigned_abs() as usize
+        } else {
+            (g.rank(b) as i32 - g.rank(a) as i32).unsigned_abs() as usize / dy.unsigned_abs() as usize
+        }
+    }
+
+    /// True when a piece of colour `by` attacks `sq` (could capture a piece there).
+    pub fn attacked(&self, pos: &Position<W>, sq: usize, by: Color) -> bool {
+        let n = self.squares;
+        for &pc in &self.leap_attackers[by] {
+            if self.reverse_leaps[pc * n + sq].intersects(&pos.by_piece[pc]) {
+                return true;
+            }
+        }
+        let occ = pos.occupied();
+        let nd = self.dirs.len();
+        for &d in &self.attack_dirs[by] {
+            let back = self.opposite[d as usize] as usize;
+            let Some(b) = self.first_blocker(back, sq, occ) else {
+                continue;
+            };
+            let code = pos.board[b];
+            if color_of(code) != by {
+                continue;
+            }
+            if let Some(s) = self.slide_capture[(code as usize - 1) * nd + d as usize] {
+                if s.is_plain() {
+                    return true;
+                }
+                let dist = self.steps_between(back, sq, b);
+                if dist >= s.min as usize && (s.max == 0 || dist <= s.max as usize) {
+                    return true;
+                }
+            }
+        }
+        for &pc in &self.complex_attackers[by] {
+            for from in pos.by_piece[pc] {
+                if self.complex_captures(pos, pc, from).has(sq) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Squares on which a piece with lame or multi-leg moves captures (final captures and
+    /// captures on the way).
+    fn complex_captures(&self, pos: &Position<W>, pc: usize, from: usize) -> Bitboard<W> {
+        let tab = &self.tables[pc];
+        let color = pc & 1;
+        let enemy = pos.by_color[color ^ 1];
+        let mut occ = pos.occupied();
+        let mut out = Bitboard::EMPTY;
+        for s in &tab.specials[from] {
+            if s.mode.can_capture() && !s.path.intersects(&occ) {
+                out.set(s.to as usize);
+            }
+        }
+        occ.clear(from);
+        for l in &tab.two_legs[from] {
+            let via = l.via as usize;
+            let via_enemy = enemy.has(via);
+            let via_ok = match l.via_mode {
+                Mode::Move => !occ.has(via),
+                Mode::Capture => via_enemy,
+                Mode::Both => !occ.has(via) || via_enemy,
+            };
+            if !via_ok {
+                continue;
+            }
+            if via_enemy {
+                out.set(via);
+            }
+            if l.second.mode.can_capture() {
+                out |= self.slide_targets(&l.second, via, occ) & enemy;
+            }
+        }
+        out
+    }
+
+    /// All pseudo-legal moves: moves that follow the pieces' movement, ignoring royal
+    /// safety.
+    pub fn pseudo_moves(&self, pos: &Position<W>, list: &mut MoveList) {
+        let us = pos.side;
+        let own = pos.by_color[us];
+        let enemy = pos.by_color[us ^ 1];
+        let occ = own | enemy;
+        let empty = self.valid.andnot(occ);
+        for t in 0..self.types {
+            let pc = 2 * t + us;
+            let pieces = pos.by_piece[pc];
+            if pieces.is_empty() {
+                continue;
+            }
+            let tab = &self.tables[pc];
+            for from in pieces {
+                let mut targets = (tab.leap_move[from] & empty) | (tab.leap_capture[from] & enemy);
+                for s in &tab.slides {
+                    let reach = self.slide_targets(s, from, occ);
+                    targets |= match s.mode {
+                        Mode::Both => reach.andnot(own),
+                        Mode::Move => reach & empty,
+                        Mode::Capture => reach & enemy,
+                    };
+                }
+                if tab.has_specials {
+                    for s in &tab.specials[from] {
+                        let to = s.to as usize;
+                        let fits = match s.mode {
+                            Mode::Both => !own.has(to),
+                            Mode::Move => empty.has(to),
+                            Mode::Capture => enemy.has(to),
+                        };
+                        if fits && !s.path.intersects(&occ) {
+                            if s.double_step {
+                                let skipped = (from + to) / 2;
+                                list.push(Move::with_aux(from, to, skipped, MoveKind::DoubleStep));
+                            } else {
+                                targets.set(to);
+                            }
+                        }
+                    }
+                }
+                if self.promotions[pc].is_some() {
+                    for to in targets {
+                        self.push_promotions(pos, pc, from, to, list);
+                    }
+                } else {
+                    for to in targets {
+                        list.push(Move::new(from, to, MoveKind::Normal));
+                    }
+                }
+                if tab.has_two_legs {
+                    self.two_leg_moves(pos, pc, from, list);
+                }
+            }
+        }
+        if pos.ep != NO_SQ {
+            self.en_passant_moves(pos, list);
+        }
+        if pos.castling >> (2 * us) & 3 != 0 {
+            self.castling_moves(pos, list);
+        }
+    }
+
+    /// Adds the move from-to with every promotion it may or must make.
+    fn push_promotions(
+        &self,
+        pos: &Position<W>,
+        pc: usize,
+        from: usize,
+        to: usize,
+        list: &mut MoveList,
+    ) {
+        let promo = self.promotions[pc].as_ref().expect("caller checked");
+        let may = match self.spec.promotion {
+            PromotionStyle::Entry => promo.zone.has(to),
+            PromotionStyle::Zone => promo.zone.has(to) || promo.zone.has(from),
+        };
+        if may {
+            for &choice in &promo.choices {
+                if !self.spec.promotion_limit
+                    || pos.by_piece[choice].count() < self.initial_counts[choice]
+                {
+                    list.push(Move::promotion(from, to, choice));
+                }
+            }
+        }
+        if !promo.forced.has(to) {
+            list.push(Move::new(from, to, MoveKind::Normal));
+        }
+    }
+
+    fn two_leg_moves(&self, pos: &Position<W>, pc: usize, from: usize, list: &mut MoveList) {
+        let us = pc & 1;
+        let enemy = pos.by_color[us ^ 1];
+        let mut occ = pos.occupied();
+        occ.clear(from);
+        let own = pos.by_color[us].andnot(Bitboard::from_square(from));
+        for l in &self.tables[pc].two_legs[from] {
+            let via = l.via as usize;
+            let via_ok = match l.via_mode {
+                Mode::Move => !occ.has(via),
+                Mode::Capture => enemy.has(via),
+                Mode::Both => !own.has(via),
+            };
+            if !via_ok {
+                continue;
+            }
+            let reach = self.slide_targets(&l.second, via, occ);
+            let targets = match l.second.mode {
+                Mode::Both => reach.andnot(own),
+                Mode::Move => reach.andnot(occ),
+                Mode::Capture => reach & enemy,
+            };
+            for to in targets {
+                if enemy.has(via) {
+                    list.push(Move::with_aux(from, to, via, MoveKind::TwoLeg));
+                } else if self.promotions[pc].is_some() {
+                    self.push_promotions(pos, pc, from, to, list);
+                } else {
+                    list.push(Move::new(from, to, MoveKind::Normal));
+                }
+            }
+        }
+    }
+
+    fn en_passant_moves(&self, pos: &Position<W>, list: &mut MoveList) {
+        let ep = pos.ep as usize;
+        for t in 0..self.types {
+            let pc = 2 * t + pos.side;
+            if !self.is_pawn[pc] {
+                continue;
+            }
+            for from in self.reverse_leaps[pc * self.squares + ep] & pos.by_piece[pc] {
+                list.push(Move::with_aux(from, ep, pos.ep_victim as usize, MoveKind::EnPassant));
+            }
+        }
+    }
+
+    /// Castling with each remaining right: the king moves `castling_king_steps` towards
+    /// the rook, the rook lands on the square the king crossed next to its destination.
+    /// Every square between the king's and rook's start and end squares must be empty
+    /// (except the two pieces), and the king may not start on, cross or land on an
+    /// attacked square.
+    fn castling_moves(&self, pos: &Position<W>, list: &mut MoveList) {
+        let us = pos.side;
+        let royals = pos.royals(self, us);
+        let Some(king) = royals.first().filter(|_| !royals.more_than_one()) else {
+            return;
+        };
+        let g = &self.geo;
+        let steps = self.spec.castling_king_steps as i32;
+        for i in 0..2 {
+            let right = 2 * us + i;
+            if pos.castling >> right & 1 == 0 {
+                continue;
+            }
+            let rook = pos.castle_rooks[right] as usize;
+            let dir = if g.file(rook) > g.file(king) { 1 } else { -1 };
+            let Some(to) = g.offset(king, dir * steps, 0) else {
+                continue;
+            };
+            let rook_to = Position::<W>::castle_rook_target(king, to);
+            let lo = king.min(to).min(rook).min(rook_to);
+            let hi = king.max(to).max(rook).max(rook_to);
+            let blocked = (lo..=hi).any(|sq| sq != king && sq != rook && pos.board[sq] != 0);
+            if blocked {
+                continue;
+            }
+            let (a, b) = (king.min(to), king.max(to));
+            if (a..=b).any(|sq| self.attacked(pos, sq, us ^ 1)) {
+                continue;
+            }
+            list.push(Move::with_aux(king, to, rook, MoveKind::Castle));
+        }
+    }
+
+    /// Pieces of `us` that stand alone between `king` and an enemy slider aiming at it.
+    fn pinned(&self, pos: &Position<W>, king: usize, us: Color) -> Bitboard<W> {
+        let occ = pos.occupied();
+        let nd = self.dirs.len();
+        let mut pinned = Bitboard::EMPTY;
+        for &d in &self.attack_dirs[us ^ 1] {
+            let back = self.opposite[d as usize] as usize;
+            let Some(b1) = self.first_blocker(back, king, occ) else {
+                continue;
+            };
+            if color_of(pos.board[b1]) != us {
+                continue;
+            }
+            let Some(b2) = self.first_blocker(back, b1, occ) else {
+                continue;
+            };
+            let code = pos.board[b2];
+            if color_of(code) != us && self.slide_capture[(code as usize - 1) * nd + d as usize].is_some() {
+                pinned.set(b1);
+            }
+        }
+        pinned
+    }
+
+    /// All legal moves. Under check rules a side with one royal may not leave it
+    /// attacked; a side with several royals may (the Crown Prince rule); a side with no
+    /// royal has lost and has no moves.
+    pub fn legal_moves(&self, pos: &mut Position<W>, list: &mut MoveList) {
+        list.clear();
+        let us = pos.side;
+        let royals = pos.royals(self, us);
+        if royals.is_empty() {
+            return;
+        }
+        self.pseudo_moves(pos, list);
+        if !self.uses_check() || royals.more_than_one() {
+            return;
+        }
+        let king = royals.first().expect("one royal");
+        let them = us ^ 1;
+        let test_all = self.attacked(pos, king, them) || !self.complex_attackers[them].is_empty();
+        let pinned = if test_all { Bitboard::EMPTY } else { self.pinned(pos, king, us) };
+        let mut i = 0;
+        while i < list.len() {
+            let m = list[i];
+            let risky = test_all
+                || m.from() == king
+                || pinned.has(m.from())
+                || !matches!(m.kind(), MoveKind::Normal | MoveKind::DoubleStep);
+            if risky && !self.keeps_royal_safe(pos, m, king) {
+                list.swap_remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// Makes `m` and tells whether the mover's royal (on `king` before the move) is safe.
+    fn keeps_royal_safe(&self, pos: &mut Position<W>, m: Move, king: usize) -> bool {
+        let us = pos.side;
+        let u = pos.make(self, m);
+        let at = if m.from() == king { m.to() } else { king };
+        let safe = !self.attacked(pos, at, us ^ 1);
+        pos.unmake(m, u);
+        safe
+    }
+
+    /// True when the side to move has a royal under attack (and only one royal, so that
+    /// the attack matters).
+    pub fn in_check(&self, pos: &Position<W>) -> bool {
+        let royals = pos.royals(self, pos.side);
+        match royals.first() {
+            Some(k) if self.uses_check() && !royals.more_than_one() => {
+                self.attacked(pos, k, pos.side ^ 1)
+            }
+            _ => false,
+        }
+    }
+}

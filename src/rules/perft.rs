@@ -1,0 +1,61 @@
+//! Perft: the number of leaf nodes of the legal-move tree to a given depth, the standard
+//! test of a move generator. Bulk counting (counting the last ply's moves without making
+//! them) is for speed; `full` mode makes and unmakes every leaf so that make/unmake and
+//! the incremental key are exercised too.
+
+use crate::core::Move;
+use crate::rules::game::Game;
+use crate::rules::movegen::MoveList;
+use crate::rules::position::Position;
+use rayon::prelude::*;
+
+impl<const W: usize> Game<W> {
+    /// Leaf count of the legal-move tree of depth `depth`.
+    pub fn perft(&self, pos: &mut Position<W>, depth: u32, bulk: bool) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut list = MoveList::new();
+        self.legal_moves(pos, &mut list);
+        if depth == 1 && bulk {
+            return list.len() as u64;
+        }
+        let mut nodes = 0;
+        for &m in &list {
+            let u = pos.make(self, m);
+            debug_assert_eq!(pos.key, pos.compute_key(self), "incremental key after {m:?}");
+            nodes += self.perft(pos, depth - 1, bulk);
+            pos.unmake(m, u);
+        }
+        nodes
+    }
+
+    /// Per-root-move counts, the root moves split over `threads` threads.
+    pub fn divide(
+        &self,
+        pos: &Position<W>,
+        depth: u32,
+        bulk: bool,
+        threads: usize,
+    ) -> Vec<(Move, u64)> {
+        let mut root = pos.clone();
+        let mut list = MoveList::new();
+        self.legal_moves(&mut root, &mut list);
+        if depth == 0 {
+            return Vec::new();
+        }
+        let count = |m: &Move| {
+            let mut p = pos.clone();
+            p.make(self, *m);
+            (*m, self.perft(&mut p, depth - 1, bulk))
+        };
+        if threads <= 1 {
+            return list.iter().map(count).collect();
+        }
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
+        match pool {
+            Ok(pool) => pool.install(|| list.par_iter().map(count).collect()),
+            Err(_) => list.iter().map(count).collect(),
+        }
+    }
+}

@@ -1,0 +1,314 @@
+//! A position: mailbox plus bitboards, side to move, castling rights, en passant,
+//! counters, Zobrist key and the keys of earlier positions. Moves are made and unmade in
+//! place; `Undo` holds what a move destroys.
+
+use crate::core::{Bitboard, Color, Move, MoveKind};
+use crate::rules::game::Game;
+
+/// "No square" for en passant and castling fields.
+pub const NO_SQ: u16 = u16::MAX;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position<const W: usize> {
+    /// Board code per square: 0 empty, otherwise piece index + 1.
+    pub board: Vec<u8>,
+    pub by_color: [Bitboard<W>; 2],
+    /// Squares of each piece index (`type * 2 + colour`).
+    pub by_piece: Vec<Bitboard<W>>,
+    pub side: Color,
+    /// Rook squares of the four castling rights: White king side, White queen side, Black
+    /// king side, Black queen side.
+    pub castle_rooks: [u16; 4],
+    /// Bit i set: right i (see `castle_rooks`) still exists.
+    pub castling: u8,
+    /// The square a double-stepping pawn skipped, if an enemy pawn can take it there.
+    pub ep: u16,
+    /// The square of that pawn.
+    pub ep_victim: u16,
+    pub halfmove: u32,
+    pub fullmove: u32,
+    pub key: u64,
+    /// Keys of the positions before each move made, oldest first.
+    pub history: Vec<u64>,
+}
+
+/// What `make` changed and `unmake` restores.
+#[derive(Clone, Copy, Debug)]
+pub struct Undo {
+    moved: u8,
+    captured: u8,
+    captured_sq: u16,
+    via_captured: u8,
+    castling: u8,
+    ep: u16,
+    ep_victim: u16,
+    halfmove: u32,
+    key: u64,
+}
+
+/// The colour of a non-empty board code.
+#[inline(always)]
+pub fn color_of(code: u8) -> Color {
+    (code as usize - 1) & 1
+}
+
+impl<const W: usize> Position<W> {
+    /// An empty board with White to move.
+    pub fn empty(game: &Game<W>) -> Self {
+        Position {
+            board: vec![0; game.squares],
+            by_color: [Bitboard::EMPTY; 2],
+            by_piece: vec![Bitboard::EMPTY; 2 * game.types],
+            side: 0,
+            castle_rooks: [NO_SQ; 4],
+            castling: 0,
+            ep: NO_SQ,
+            ep_victim: NO_SQ,
+            halfmove: 0,
+            fullmove: 1,
+            key: 0,
+            history: Vec::new(),
+        }
+    }
+
+    /// Both colours' pieces.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard<W> {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// The royal pieces of `color`.
+    #[inline(always)]
+    pub fn royals(&self, game: &Game<W>, color: Color) -> Bitboard<W> {
+        let mut b = Bitboard::EMPTY;
+        for &pc in &game.royals[color] {
+            b |= self.by_piece[pc];
+        }
+        b
+    }
+
+    /// Puts a piece on an empty square without touching the key.
+    #[inline(always)]
+    pub fn put(&mut self, sq: usize, code: u8) {
+        debug_assert!(self.board[sq] == 0 && code != 0);
+        self.board[sq] = code;
+        self.by_color[color_of(code)].set(sq);
+        self.by_piece[code as usize - 1].set(sq);
+    }
+
+    /// Removes the piece on `sq` without touching the key.
+    #[inline(always)]
+    pub fn remove(&mut self, sq: usize) -> u8 {
+        let code = self.board[sq];
+        debug_assert!(code != 0);
+        self.board[sq] = 0;
+        self.by_color[color_of(code)].clear(sq);
+        self.by_piece[code as usize - 1].clear(sq);
+        code
+    }
+
+    /// The key computed from scratch (the incremental key must always equal it).
+    pub fn compute_key(&self, game: &Game<W>) -> u64 {
+        let z = &game.zobrist;
+        let mut k = 0;
+        for (sq, &code) in self.board.iter().enumerate() {
+            if code != 0 {
+                k ^= z.piece(code, sq);
+            }
+        }
+        if self.side == 1 {
+            k ^= z.side;
+        }
+        k ^= z.castling[self.castling as usize];
+        if self.ep != NO_SQ {
+            k ^= z.ep[self.ep as usize];
+        }
+        k
+    }
+
+    /// Number of times the current position occurred before with the same side to move,
+    /// looking back no further than the last capture or pawn move.
+    pub fn repetitions(&self) -> usize {
+        let n = self.history.len();
+        let reach = (self.halfmove as usize).min(n);
+        (2..=reach)
+            .step_by(2)
+            .filter(|&back| self.history[n - back] == self.key)
+            .count()
+    }
+
+    /// Where the rook lands when the king castles from `king` to `to`: on the square the
+    /// king crossed next to its destination.
+    #[inline(always)]
+    pub fn castle_rook_target(king: usize, to: usize) -> usize {
+        if to > king { to - 1 } else { to + 1 }
+    }
+
+    /// Plays `m`, which must be legal or at least pseudo-legal, and returns the undo record.
+    pub fn make(&mut self, game: &Game<W>, m: Move) -> Undo {
+        let z = &game.zobrist;
+        let (from, to) = (m.from(), m.to());
+        let moved = self.board[from];
+        let mut u = Undo {
+            moved,
+            captured: 0,
+            captured_sq: NO_SQ,
+            via_captured: 0,
+            castling: self.castling,
+            ep: self.ep,
+            ep_victim: self.ep_victim,
+            halfmove: self.halfmove,
+            key: self.key,
+        };
+        self.history.push(self.key);
+        let mut key = self.key ^ z.side;
+        if self.ep != NO_SQ {
+            key ^= z.ep[self.ep as usize];
+            self.ep = NO_SQ;
+            self.ep_victim = NO_SQ;
+        }
+        let kind = m.kind();
+        if kind == MoveKind::Castle {
+            let rook_sq = m.aux();
+            let rook = self.remove(rook_sq);
+            self.remove(from);
+            let rook_to = Self::castle_rook_target(from, to);
+            self.put(to, moved);
+            self.put(rook_to, rook);
+            key ^= z.piece(moved, from) ^ z.piece(moved, to);
+            key ^= z.piece(rook, rook_sq) ^ z.piece(rook, rook_to);
+        } else {
+            match kind {
+                MoveKind::EnPassant => {
+                    let v = m.aux();
+                    u.captured = self.remove(v);
+                    u.captured_sq = v as u16;
+                    key ^= z.piece(u.captured, v);
+                }
+                MoveKind::TwoLeg => {
+                    let via = m.aux();
+                    if via != from && self.board[via] != 0 {
+                        u.via_captured = self.remove(via);
+                        key ^= z.piece(u.via_captured, via);
+                    }
+                }
+                _ => {}
+            }
+            if to != from && self.board[to] != 0 {
+                u.captured = self.remove(to);
+                u.captured_sq = to as u16;
+                key ^= z.piece(u.captured, to);
+            }
+            self.remove(from);
+            let placed = m.promotes_to().map_or(moved, |p| p as u8 + 1);
+            self.put(to, placed);
+            key ^= z.piece(moved, from) ^ z.piece(placed, to);
+            if kind == MoveKind::DoubleStep && self.ep_capturable(game, m.aux()) {
+                self.ep = m.aux() as u16;
+                self.ep_victim = to as u16;
+                key ^= z.ep[m.aux()];
+            }
+        }
+        if self.castling != 0 {
+            let mut rights = self.castling;
+            for (i, &r) in self.castle_rooks.iter().enumerate() {
+                if r as usize == from || r as usize == to {
+                    rights &= !(1 << i);
+                }
+            }
+            if game.is_royal[moved as usize - 1] {
+                rights &= !(3 << (2 * self.side));
+            }
+            key ^= z.castling[self.castling as usize] ^ z.castling[rights as usize];
+            self.castling = rights;
+        }
+        let pawn = game.is_pawn[moved as usize - 1];
+        self.halfmove = if pawn || u.captured != 0 || u.via_captured != 0 {
+            0
+        } else {
+            self.halfmove + 1
+        };
+        if self.side == 1 {
+            self.fullmove += 1;
+        }
+        self.side ^= 1;
+        self.key = key;
+        u
+    }
+
+    /// Takes back `m`, made with `make` that returned `u`.
+    pub fn unmake(&mut self, m: Move, u: Undo) {
+        self.side ^= 1;
+        if self.side == 1 {
+            self.fullmove -= 1;
+        }
+        let (from, to) = (m.from(), m.to());
+        if m.kind() == MoveKind::Castle {
+            let rook_to = Self::castle_rook_target(from, to);
+            let rook = self.remove(rook_to);
+            self.remove(to);
+            self.put(from, u.moved);
+            self.put(m.aux(), rook);
+        } else {
+            self.remove(to);
+            self.put(from, u.moved);
+            if u.captured != 0 {
+                self.put(u.captured_sq as usize, u.captured);
+            }
+            if u.via_captured != 0 {
+                self.put(m.aux(), u.via_captured);
+            }
+        }
+        self.castling = u.castling;
+        self.ep = u.ep;
+        self.ep_victim = u.ep_victim;
+        self.halfmove = u.halfmove;
+        self.key = u.key;
+        self.history.pop();
+    }
+
+    /// Passes the turn (a null move, for the search); returns the undo record.
+    pub fn make_null(&mut self, game: &Game<W>) -> Undo {
+        let u = Undo {
+            moved: 0,
+            captured: 0,
+            captured_sq: NO_SQ,
+            via_captured: 0,
+            castling: self.castling,
+            ep: self.ep,
+            ep_victim: self.ep_victim,
+            halfmove: self.halfmove,
+            key: self.key,
+        };
+        self.history.push(self.key);
+        self.key ^= game.zobrist.side;
+        if self.ep != NO_SQ {
+            self.key ^= game.zobrist.ep[self.ep as usize];
+            self.ep = NO_SQ;
+            self.ep_victim = NO_SQ;
+        }
+        self.halfmove += 1;
+        self.side ^= 1;
+        u
+    }
+
+    /// Takes back a null move.
+    pub fn unmake_null(&mut self, u: Undo) {
+        self.side ^= 1;
+        self.ep = u.ep;
+        self.ep_victim = u.ep_victim;
+        self.halfmove = u.halfmove;
+        self.key = u.key;
+        self.history.pop();
+    }
+
+    /// True when a pawn of the side that did not just double-step... that is, of the
+    /// side about to move next, could capture on `ep` (so the square matters to the key).
+    fn ep_capturable(&self, game: &Game<W>, ep: usize) -> bool {
+        let them = self.side ^ 1;
+        (0..game.types).any(|t| {
+            let pc = 2 * t + them;
+            game.is_pawn[pc] && game.reverse_leaps[pc * game.squares + ep].intersects(&self.by_piece[pc])
+        })
+    }
+}

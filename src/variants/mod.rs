@@ -1,0 +1,86 @@
+//! The built-in games, defined as data in `definitions.toml`, and `AnyGame`, which holds a
+//! game compiled for the bitboard width its board needs.
+
+pub mod spec;
+
+use crate::rules::Game;
+use spec::{SpecError, VariantSpec, parse_definitions};
+use std::sync::OnceLock;
+
+/// The built-in definitions file, compiled into the binary.
+pub const BUILTIN_DEFINITIONS: &str = include_str!("definitions.toml");
+
+/// The built-in variant definitions.
+pub fn builtin() -> &'static [VariantSpec] {
+    static SPECS: OnceLock<Vec<VariantSpec>> = OnceLock::new();
+    SPECS.get_or_init(|| {
+        parse_definitions(BUILTIN_DEFINITIONS).expect("the built-in definitions are valid")
+    })
+}
+
+/// Finds a built-in variant by name.
+pub fn find(name: &str) -> Result<&'static VariantSpec, SpecError> {
+    builtin().iter().find(|v| v.name == name).ok_or_else(|| {
+        let names: Vec<&str> = builtin().iter().map(|v| v.name.as_str()).collect();
+        SpecError(format!(
+            "unknown variant '{name}' (known: {})",
+            names.join(", ")
+        ))
+    })
+}
+
+/// A compiled game of any board size. Code that works on every game is written once,
+/// generic over `W`, and reached through `with_game!`, so that hot paths are
+/// monomorphised and never dispatch dynamically.
+pub enum AnyGame {
+    W1(Box<Game<1>>),
+    W2(Box<Game<2>>),
+    W3(Box<Game<3>>),
+    W4(Box<Game<4>>),
+    W5(Box<Game<5>>),
+}
+
+impl AnyGame {
+    /// Compiles `spec` for the narrowest bitboard that holds its board.
+    pub fn new(spec: &VariantSpec) -> Result<AnyGame, SpecError> {
+        Ok(match spec.geometry.lanes() {
+            1 => AnyGame::W1(Box::new(Game::new(spec)?)),
+            2 => AnyGame::W2(Box::new(Game::new(spec)?)),
+            3 => AnyGame::W3(Box::new(Game::new(spec)?)),
+            4 => AnyGame::W4(Box::new(Game::new(spec)?)),
+            _ => AnyGame::W5(Box::new(Game::new(spec)?)),
+        })
+    }
+
+    /// Compiles the built-in variant `name`.
+    pub fn builtin(name: &str) -> Result<AnyGame, SpecError> {
+        AnyGame::new(find(name)?)
+    }
+}
+
+/// Runs `$body` with `$g` bound to the `Game<W>` inside an `AnyGame`.
+#[macro_export]
+macro_rules! with_game {
+    ($any:expr, $g:ident => $body:expr) => {
+        match $any {
+            $crate::variants::AnyGame::W1($g) => $body,
+            $crate::variants::AnyGame::W2($g) => $body,
+            $crate::variants::AnyGame::W3($g) => $body,
+            $crate::variants::AnyGame::W4($g) => $body,
+            $crate::variants::AnyGame::W5($g) => $body,
+        }
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_compiles() {
+        for spec in builtin() {
+            AnyGame::new(spec).unwrap_or_else(|e| panic!("{}: {e}", spec.name));
+        }
+        assert!(find("nonesuch").unwrap_err().0.contains("chess"));
+    }
+}

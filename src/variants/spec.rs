@@ -1,0 +1,401 @@
+//! Variant definitions as data: the TOML format of `definitions.toml`, its inheritance,
+//! and the checks that turn it into a `VariantSpec`.
+
+use crate::core::Geometry;
+use crate::rules::betza::{self, Atom};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// An error in a variant definition, naming the variant and the problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecError(pub String);
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// How royal pieces are protected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Royalty {
+    /// A side's last royal may not be left attacked (check and mate). While a side has
+    /// several royals, any of them may be left attacked or captured.
+    Check,
+    /// Royals may be left attacked and captured; losing the last one loses.
+    Capture,
+}
+
+/// When a move may promote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PromotionStyle {
+    /// Promotion is compulsory on reaching the zone (chess pawns).
+    Entry,
+    /// Promotion is optional for a move that starts or ends in the zone (shogi), and
+    /// compulsory where the piece could never move again (`forced_ranks`).
+    Zone,
+}
+
+/// The result of a position for the side to move, as a rule flag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Win,
+    Loss,
+    Draw,
+}
+
+/// What happens to a side left with only royal pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BareKing {
+    /// Nothing: the game goes on.
+    Play,
+    /// The bared side loses, unless it can bare the opponent at once (a draw).
+    LossUnlessRebare,
+    /// The game is drawn.
+    Draw,
+}
+
+/// One piece type of a variant.
+#[derive(Clone, Debug)]
+pub struct PieceSpec {
+    pub name: String,
+    /// FEN symbol for Black: a lowercase letter, `+` and a letter for promoted pieces.
+    pub letter: String,
+    pub betza: String,
+    pub atoms: Vec<Atom>,
+    pub royal: bool,
+    /// Captures en passant and resets the move-rule counter like a pawn.
+    pub pawn: bool,
+    /// May castle with the royal piece.
+    pub castles: bool,
+    /// Piece types this piece may promote to (indices into `VariantSpec::pieces`).
+    pub promotes_to: Vec<usize>,
+    /// The piece must promote when it ends a move on the last `forced_ranks` ranks.
+    pub forced_ranks: u32,
+}
+
+/// A complete, checked variant definition.
+#[derive(Clone, Debug)]
+pub struct VariantSpec {
+    pub name: String,
+    pub description: String,
+    pub geometry: Geometry,
+    pub start: String,
+    /// Named alternative start positions.
+    pub starts: Vec<(String, String)>,
+    pub royalty: Royalty,
+    pub castling: bool,
+    pub castling_king_steps: u32,
+    pub en_passant: bool,
+    /// Rank (from 1, own side) on which `i` moves such as a pawn's double step are allowed.
+    pub initial_rank: u32,
+    pub promotion: PromotionStyle,
+    pub promotion_ranks: u32,
+    /// Pieces promote only to types their side has lost.
+    pub promotion_limit: bool,
+    pub stalemate: Verdict,
+    pub bare_king: BareKing,
+    /// Plies without a capture or pawn move after which the game is drawn (0 = none).
+    pub move_rule: u32,
+    pub pieces: Vec<PieceSpec>,
+}
+
+impl VariantSpec {
+    /// The start position called `name` ("start" or empty is the default one).
+    pub fn start_position(&self, name: &str) -> Option<&str> {
+        if name.is_empty() || name == "start" {
+            return Some(&self.start);
+        }
+        self.starts
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, f)| f.as_str())
+    }
+
+    /// The index of the piece with FEN symbol `letter` (case-insensitive letter).
+    pub fn piece_index(&self, letter: &str) -> Option<usize> {
+        let lower = letter.to_ascii_lowercase();
+        self.pieces.iter().position(|p| p.letter == lower)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    variant: Vec<RawVariant>,
+}
+
+#[derive(Deserialize, Clone, Default)]
+#[serde(deny_unknown_fields)]
+struct RawVariant {
+    name: String,
+    inherits: Option<String>,
+    description: Option<String>,
+    board: Option<String>,
+    holes: Option<Vec<String>>,
+    start: Option<String>,
+    starts: Option<BTreeMap<String, String>>,
+    royalty: Option<String>,
+    castling: Option<bool>,
+    castling_king_steps: Option<u32>,
+    en_passant: Option<bool>,
+    initial_rank: Option<u32>,
+    promotion: Option<String>,
+    promotion_ranks: Option<u32>,
+    promotion_limit: Option<String>,
+    stalemate: Option<String>,
+    bare_king: Option<String>,
+    move_rule: Option<u32>,
+    piece: Option<Vec<RawPiece>>,
+}
+
+#[derive(Deserialize, Clone, Default)]
+#[serde(deny_unknown_fields)]
+struct RawPiece {
+    name: String,
+    letter: String,
+    betza: String,
+    #[serde(default)]
+    royal: bool,
+    #[serde(default)]
+    pawn: bool,
+    #[serde(default)]
+    castles: bool,
+    #[serde(default)]
+    promotes_to: Vec<String>,
+    #[serde(default)]
+    forced_ranks: u32,
+}
+
+/// Parses a definitions file and resolves inheritance (a parent must come first).
+pub fn parse_definitions(text: &str) -> Result<Vec<VariantSpec>, SpecError> {
+    let file: RawFile =
+        toml::from_str(text).map_err(|e| SpecError(format!("variant definitions: {e}")))?;
+    let mut resolved: Vec<RawVariant> = Vec::new();
+    for raw in file.variant {
+        if resolved.iter().any(|v| v.name == raw.name) {
+            return Err(SpecError(format!("variant '{}' is defined twice", raw.name)));
+        }
+        let merged = match &raw.inherits {
+            Some(parent) => {
+                let base = resolved.iter().find(|v| &v.name == parent).ok_or_else(|| {
+                    SpecError(format!(
+                        "variant '{}' inherits '{parent}', which is not defined before it",
+                        raw.name
+                    ))
+                })?;
+                inherit(base, &raw)
+            }
+            None => raw,
+        };
+        resolved.push(merged);
+    }
+    resolved.iter().map(check).collect()
+}
+
+/// The child's fields override the parent's; pieces merge by letter.
+fn inherit(parent: &RawVariant, child: &RawVariant) -> RawVariant {
+    macro_rules! pick {
+        ($($f:ident),*) => { RawVariant { $($f: child.$f.clone().or_else(|| parent.$f.clone()),)*
+            name: child.name.clone(), inherits: None, piece: None } };
+    }
+    let mut v = pick!(
+        description,
+        board,
+        holes,
+        start,
+        starts,
+        royalty,
+        castling,
+        castling_king_steps,
+        en_passant,
+        initial_rank,
+        promotion,
+        promotion_ranks,
+        promotion_limit,
+        stalemate,
+        bare_king,
+        move_rule
+    );
+    let mut pieces = parent.piece.clone().unwrap_or_default();
+    for p in child.piece.clone().unwrap_or_default() {
+        match pieces.iter_mut().find(|q| q.letter == p.letter) {
+            Some(slot) => *slot = p,
+            None => pieces.push(p),
+        }
+    }
+    v.piece = Some(pieces);
+    v
+}
+
+fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
+    let name = &raw.name;
+    let err = |what: String| SpecError(format!("variant '{name}': {what}"));
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+        return Err(err("names use letters, digits and '-'".into()));
+    }
+    let board = raw.board.as_deref().ok_or_else(|| err("no board".into()))?;
+    let (w, h) = Geometry::parse_size(board).map_err(|e| err(e.0))?;
+    let mut geometry = Geometry::new(w, h).map_err(|e| err(e.0))?;
+    for hole in raw.holes.iter().flatten() {
+        let sq = geometry.parse_square(hole).map_err(|e| err(e.0))?;
+        geometry.holes[sq] = true;
+    }
+    let raw_pieces = raw.piece.clone().unwrap_or_default();
+    if raw_pieces.is_empty() {
+        return Err(err("no pieces".into()));
+    }
+    if raw_pieces.len() > 60 {
+        return Err(err("at most 60 piece types".into()));
+    }
+    let mut pieces = Vec::new();
+    for p in &raw_pieces {
+        let letter_ok = match p.letter.as_bytes() {
+            [c] => c.is_ascii_lowercase(),
+            [b'+', c] => c.is_ascii_lowercase(),
+            _ => false,
+        };
+        if !letter_ok {
+            return Err(err(format!(
+                "piece '{}': letter '{}' must be a lowercase letter, or '+' and one",
+                p.name, p.letter
+            )));
+        }
+        if pieces.iter().any(|q: &PieceSpec| q.letter == p.letter) {
+            return Err(err(format!("letter '{}' is used twice", p.letter)));
+        }
+        let atoms = betza::parse(&p.betza).map_err(|e| err(format!("piece '{}': {e}", p.name)))?;
+        pieces.push(PieceSpec {
+            name: p.name.clone(),
+            letter: p.letter.clone(),
+            betza: p.betza.clone(),
+            atoms,
+            royal: p.royal,
+            pawn: p.pawn,
+            castles: p.castles,
+            promotes_to: Vec::new(),
+            forced_ranks: p.forced_ranks,
+        });
+    }
+    for (i, p) in raw_pieces.iter().enumerate() {
+        for target in &p.promotes_to {
+            let t = pieces
+                .iter()
+                .position(|q| &q.letter == target)
+                .ok_or_else(|| {
+                    err(format!(
+                        "piece '{}' promotes to unknown letter '{target}'",
+                        p.name
+                    ))
+                })?;
+            pieces[i].promotes_to.push(t);
+        }
+        if p.forced_ranks as usize >= h {
+            return Err(err(format!("piece '{}': forced_ranks too large", p.name)));
+        }
+    }
+    if !pieces.iter().any(|p| p.royal) {
+        return Err(err("no royal piece".into()));
+    }
+    let royalty = match raw.royalty.as_deref().unwrap_or("check") {
+        "check" => Royalty::Check,
+        "capture" => Royalty::Capture,
+        other => return Err(err(format!("royalty '{other}' is not check or capture"))),
+    };
+    let promotion = match raw.promotion.as_deref().unwrap_or("entry") {
+        "entry" => PromotionStyle::Entry,
+        "zone" => PromotionStyle::Zone,
+        other => return Err(err(format!("promotion '{other}' is not entry or zone"))),
+    };
+    let promotion_limit = match raw.promotion_limit.as_deref().unwrap_or("none") {
+        "none" => false,
+        "captured" => true,
+        other => return Err(err(format!("promotion_limit '{other}' is not none or captured"))),
+    };
+    let stalemate = match raw.stalemate.as_deref().unwrap_or("draw") {
+        "draw" => Verdict::Draw,
+        "loss" => Verdict::Loss,
+        "win" => Verdict::Win,
+        other => return Err(err(format!("stalemate '{other}' is not draw, loss or win"))),
+    };
+    let bare_king = match raw.bare_king.as_deref().unwrap_or("play") {
+        "play" => BareKing::Play,
+        "draw" => BareKing::Draw,
+        "loss-unless-rebare" => BareKing::LossUnlessRebare,
+        other => {
+            return Err(err(format!(
+                "bare_king '{other}' is not play, draw or loss-unless-rebare"
+            )));
+        }
+    };
+    let promotion_ranks = raw.promotion_ranks.unwrap_or(1);
+    if promotion_ranks == 0 || promotion_ranks as usize > h {
+        return Err(err("promotion_ranks out of range".into()));
+    }
+    let initial_rank = raw.initial_rank.unwrap_or(2);
+    if initial_rank == 0 || initial_rank as usize > h {
+        return Err(err("initial_rank out of range".into()));
+    }
+    Ok(VariantSpec {
+        name: name.clone(),
+        description: raw.description.clone().unwrap_or_default(),
+        geometry,
+        start: raw.start.clone().ok_or_else(|| err("no start position".into()))?,
+        starts: raw.starts.clone().unwrap_or_default().into_iter().collect(),
+        royalty,
+        castling: raw.castling.unwrap_or(false),
+        castling_king_steps: raw.castling_king_steps.unwrap_or(2),
+        en_passant: raw.en_passant.unwrap_or(false),
+        initial_rank,
+        promotion,
+        promotion_ranks,
+        promotion_limit,
+        stalemate,
+        bare_king,
+        move_rule: raw.move_rule.unwrap_or(0),
+        pieces,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MINI: &str = r#"
+[[variant]]
+name = "mini"
+board = "5x5"
+start = "k4/5/5/5/4K w - - 0 1"
+  [[variant.piece]]
+  name = "king"
+  letter = "k"
+  betza = "K"
+  royal = true
+"#;
+
+    #[test]
+    fn inheritance_overrides_fields_and_merges_pieces() {
+        let text = format!(
+            "{MINI}\n[[variant]]\nname = \"mini2\"\ninherits = \"mini\"\nboard = \"6x6\"\n  [[variant.piece]]\n  name = \"rook\"\n  letter = \"r\"\n  betza = \"R\"\n"
+        );
+        let specs = parse_definitions(&text).unwrap();
+        assert_eq!(specs[1].geometry.width, 6);
+        assert_eq!(specs[1].pieces.len(), 2);
+        assert_eq!(specs[1].start, specs[0].start);
+    }
+
+    #[test]
+    fn errors_name_variant_and_problem() {
+        let bad = MINI.replace("betza = \"K\"", "betza = \"Kx\"");
+        let e = parse_definitions(&bad).unwrap_err();
+        assert!(e.0.contains("mini") && e.0.contains("Betza"), "{e}");
+        let bad = MINI.replace("5x5", "18x5");
+        assert!(parse_definitions(&bad).is_err());
+        let bad = MINI.replace("royal = true", "");
+        assert!(parse_definitions(&bad).unwrap_err().0.contains("royal"));
+        assert!(parse_definitions("nonsense = [").is_err());
+        let bad = MINI.replace("name = \"king\"", "name = \"king\"\nwings = 2");
+        assert!(parse_definitions(&bad).is_err());
+    }
+}
