@@ -1,0 +1,142 @@
+//! Runs every perft suite in `positions/`: each line's FEN is counted to every depth
+//! listed whose node count is within the budget, once with bulk counting (speed) and,
+//! to a smaller budget, with every leaf made and unmade while checking that the
+//! incremental key equals the recomputed one and that unmake restores the position
+//! exactly. `cargo test --release -- --ignored` runs every depth of every line.
+
+use kirin::rules::{Game, MoveList, Position};
+use kirin::variants::AnyGame;
+use kirin::with_game;
+use std::path::PathBuf;
+
+struct Line {
+    fen: String,
+    depths: Vec<(u32, u64)>,
+    comment: String,
+}
+
+fn suites() -> Vec<(String, Vec<Line>)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("positions");
+    let mut out = Vec::new();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("positions/ exists")
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "epd"))
+        .collect();
+    files.sort();
+    for path in files {
+        let variant = path.file_stem().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(&path).expect("readable suite");
+        let lines = text
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .map(parse_line)
+            .collect();
+        out.push((variant, lines));
+    }
+    out
+}
+
+fn parse_line(line: &str) -> Line {
+    let (body, comment) = line.split_once('#').unwrap_or((line, ""));
+    let mut parts = body.split(';');
+    let fen = parts.next().unwrap().trim().to_string();
+    let depths = parts
+        .map(|p| {
+            let p = p.trim();
+            let (d, n) = p
+                .strip_prefix('D')
+                .and_then(|r| r.split_once(' '))
+                .unwrap_or_else(|| panic!("bad depth entry '{p}' in {line}"));
+            (d.parse().unwrap(), n.trim().parse().unwrap())
+        })
+        .collect();
+    Line {
+        fen,
+        depths,
+        comment: comment.trim().to_string(),
+    }
+}
+
+/// Perft that makes every leaf, checks the incremental key after each make and that
+/// unmake gives back the exact position.
+fn checked_perft<const W: usize>(g: &Game<W>, pos: &mut Position<W>, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut list = MoveList::new();
+    g.legal_moves(pos, &mut list);
+    let mut nodes = 0;
+    for &m in &list {
+        let before = pos.clone();
+        let u = pos.make(g, m);
+        assert_eq!(pos.key, pos.compute_key(g), "key after {}", g.move_text(m));
+        nodes += checked_perft(g, pos, depth - 1);
+        pos.unmake(m, u);
+        assert!(*pos == before, "unmake of {} in {}", g.move_text(m), before.to_fen(g));
+    }
+    nodes
+}
+
+fn run(bulk_budget: u64, checked_budget: u64) {
+    let mut failures = Vec::new();
+    let mut total = 0u64;
+    for (variant, lines) in suites() {
+        let any = AnyGame::builtin(&variant).unwrap_or_else(|e| panic!("{e}"));
+        with_game!(&any, g => {
+            for line in &lines {
+                let pos = Position::from_fen(g, &line.fen)
+                    .unwrap_or_else(|e| panic!("{variant}: {}: {e}", line.fen));
+                assert_eq!(Position::from_fen(g, &pos.to_fen(g)).unwrap().to_fen(g), pos.to_fen(g));
+                for &(depth, expected) in &line.depths {
+                    if expected <= bulk_budget {
+                        let got = g.perft(&mut pos.clone(), depth, true);
+                        total += got;
+                        if got != expected {
+                            failures.push(format!(
+                                "{variant} D{depth}: {got} != {expected}  {}  # {}",
+                                line.fen, line.comment
+                            ));
+                        }
+                    }
+                    if expected <= checked_budget {
+                        let got = checked_perft(g, &mut pos.clone(), depth);
+                        if got != expected {
+                            failures.push(format!(
+                                "{variant} D{depth} (full): {got} != {expected}  {}",
+                                line.fen
+                            ));
+                        }
+                    }
+                }
+            }
+        });
+    }
+    assert!(failures.is_empty(), "perft mismatches:\n{}", failures.join("\n"));
+    assert!(total > 0);
+}
+
+#[test]
+fn perft_suites_within_budget() {
+    run(20_000_000, 200_000);
+}
+
+#[test]
+#[ignore = "runs every depth of every suite; minutes of CPU"]
+fn perft_suites_all_depths() {
+    run(u64::MAX, 5_000_000);
+}
+
+#[test]
+fn every_variant_has_a_suite_with_ten_million_nodes() {
+    let suites = suites();
+    for spec in kirin::variants::builtin() {
+        let (_, lines) = suites
+            .iter()
+            .find(|(v, _)| v == &spec.name)
+            .unwrap_or_else(|| panic!("no positions/{}.epd", spec.name));
+        assert!(lines.len() >= 9, "{}: start plus at least eight positions", spec.name);
+        let deepest: u64 = lines.iter().map(|l| l.depths.last().map_or(0, |d| d.1)).sum();
+        assert!(deepest >= 10_000_000, "{}: deepest counts sum to {deepest}", spec.name);
+    }
+}
