@@ -19,9 +19,16 @@ fn perft_divide_prints_moves_then_the_node_line() {
     let (code, out, _) = kirin(&["perft", "--variant", "courier", "--depth", "2", "--divide"]);
     assert_eq!(code, 0);
     let lines: Vec<&str> = out.lines().collect();
-    let moves: Vec<&str> = lines.iter().copied().filter(|l| l.contains(": ") && l.starts_with(|c: char| c.is_ascii_lowercase())).collect();
+    let moves: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| l.contains(": ") && l.starts_with(|c: char| c.is_ascii_lowercase()))
+        .collect();
     assert_eq!(moves.len(), 26);
-    let sum: u64 = moves.iter().map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap()).sum();
+    let sum: u64 = moves
+        .iter()
+        .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+        .sum();
     assert_eq!(sum, 678);
     assert!(lines.contains(&"Nodes searched: 678"));
     assert!(out.contains("nodes per second"));
@@ -29,9 +36,27 @@ fn perft_divide_prints_moves_then_the_node_line() {
 
 #[test]
 fn perft_threads_and_named_start_and_moves() {
-    let (_, out, _) = kirin(&["perft", "--variant", "courier", "--start", "xboard", "--depth", "3", "--threads", "2"]);
+    let (_, out, _) = kirin(&[
+        "perft",
+        "--variant",
+        "courier",
+        "--start",
+        "xboard",
+        "--depth",
+        "3",
+        "--threads",
+        "2",
+    ]);
     assert!(out.contains("Nodes searched: 8500"), "{out}");
-    let (_, out, _) = kirin(&["perft", "--variant", "chess", "--moves", "e2e4 e7e5", "--depth", "1"]);
+    let (_, out, _) = kirin(&[
+        "perft",
+        "--variant",
+        "chess",
+        "--moves",
+        "e2e4 e7e5",
+        "--depth",
+        "1",
+    ]);
     assert!(out.contains("Nodes searched: 29"), "{out}");
     let (_, out, _) = kirin(&["perft", "--variant", "sho", "--depth", "2", "--full"]);
     assert!(out.contains("Nodes searched: 676"), "{out}");
@@ -41,11 +66,43 @@ fn perft_threads_and_named_start_and_moves() {
 fn bad_input_gives_a_clear_error_and_no_panic() {
     for args in [
         vec!["perft", "--variant", "nonesuch", "--depth", "1"],
-        vec!["perft", "--variant", "chess", "--fen", "rnbqkbnr/pppppppp/8/8 w - - 0 1", "--depth", "1"],
-        vec!["perft", "--variant", "chess", "--fen", "xyz", "--depth", "1"],
+        vec![
+            "perft",
+            "--variant",
+            "chess",
+            "--fen",
+            "rnbqkbnr/pppppppp/8/8 w - - 0 1",
+            "--depth",
+            "1",
+        ],
+        vec![
+            "perft",
+            "--variant",
+            "chess",
+            "--fen",
+            "xyz",
+            "--depth",
+            "1",
+        ],
         vec!["perft", "--variant", "chess", "--fen", "", "--depth", "1"],
-        vec!["perft", "--variant", "chess", "--moves", "e2e5", "--depth", "1"],
-        vec!["perft", "--variant", "courier", "--start", "nonesuch", "--depth", "1"],
+        vec![
+            "perft",
+            "--variant",
+            "chess",
+            "--moves",
+            "e2e5",
+            "--depth",
+            "1",
+        ],
+        vec![
+            "perft",
+            "--variant",
+            "courier",
+            "--start",
+            "nonesuch",
+            "--depth",
+            "1",
+        ],
     ] {
         let (code, _, err) = kirin(&args);
         assert_eq!(code, 2, "{args:?}: {err}");

@@ -73,7 +73,12 @@ fn checked_perft<const W: usize>(g: &Game<W>, pos: &mut Position<W>, depth: u32)
         assert_eq!(pos.key, pos.compute_key(g), "key after {}", g.move_text(m));
         nodes += checked_perft(g, pos, depth - 1);
         pos.unmake(m, u);
-        assert!(*pos == before, "unmake of {} in {}", g.move_text(m), before.to_fen(g));
+        assert!(
+            *pos == before,
+            "unmake of {} in {}",
+            g.move_text(m),
+            before.to_fen(g)
+        );
     }
     nodes
 }
@@ -112,7 +117,11 @@ fn run(bulk_budget: u64, checked_budget: u64) {
             }
         });
     }
-    assert!(failures.is_empty(), "perft mismatches:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "perft mismatches:\n{}",
+        failures.join("\n")
+    );
     assert!(total > 0);
 }
 
@@ -135,8 +144,19 @@ fn every_variant_has_a_suite_with_ten_million_nodes() {
             .iter()
             .find(|(v, _)| v == &spec.name)
             .unwrap_or_else(|| panic!("no positions/{}.epd", spec.name));
-        assert!(lines.len() >= 9, "{}: start plus at least eight positions", spec.name);
-        let deepest: u64 = lines.iter().map(|l| l.depths.last().map_or(0, |d| d.1)).sum();
-        assert!(deepest >= 10_000_000, "{}: deepest counts sum to {deepest}", spec.name);
+        assert!(
+            lines.len() >= 9,
+            "{}: start plus at least eight positions",
+            spec.name
+        );
+        let deepest: u64 = lines
+            .iter()
+            .map(|l| l.depths.last().map_or(0, |d| d.1))
+            .sum();
+        assert!(
+            deepest >= 10_000_000,
+            "{}: deepest counts sum to {deepest}",
+            spec.name
+        );
     }
 }

@@ -8,7 +8,11 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 #[derive(Parser)]
-#[command(name = "kirin", version, about = "A chess engine for large and historical chess variants")]
+#[command(
+    name = "kirin",
+    version,
+    about = "A chess engine for large and historical chess variants"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -93,13 +97,21 @@ pub fn setup<const W: usize>(
                     "{} has no start position '{}' (named starts: {})",
                     game.spec.name,
                     s.unwrap_or(""),
-                    if names.is_empty() { "none".to_string() } else { names.join(", ") }
+                    if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        names.join(", ")
+                    }
                 )
             })?
             .to_string(),
     };
     let mut pos = Position::from_fen(game, &fen).map_err(|e| format!("bad FEN: {e}"))?;
-    for text in moves.unwrap_or("").split([' ', ';']).filter(|t| !t.is_empty()) {
+    for text in moves
+        .unwrap_or("")
+        .split([' ', ';'])
+        .filter(|t| !t.is_empty())
+    {
         let m = game.parse_move(&mut pos, text)?;
         pos.make(game, m);
     }
@@ -112,7 +124,12 @@ fn perft(args: &PerftArgs) -> Result<(), String> {
 }
 
 fn run_perft<const W: usize>(game: &Game<W>, args: &PerftArgs) -> Result<(), String> {
-    let pos = setup(game, args.fen.as_deref(), args.start.as_deref(), args.moves.as_deref())?;
+    let pos = setup(
+        game,
+        args.fen.as_deref(),
+        args.start.as_deref(),
+        args.moves.as_deref(),
+    )?;
     let threads = args.threads.max(1);
     let start = Instant::now();
     let nodes = if args.divide || threads > 1 {
@@ -123,7 +140,11 @@ fn run_perft<const W: usize>(game: &Game<W>, args: &PerftArgs) -> Result<(), Str
             }
             println!();
         }
-        if args.depth == 0 { 1 } else { counts.iter().map(|(_, n)| n).sum() }
+        if args.depth == 0 {
+            1
+        } else {
+            counts.iter().map(|(_, n)| n).sum()
+        }
     } else {
         let mut p = pos.clone();
         game.perft(&mut p, args.depth, !args.full)

@@ -5,7 +5,7 @@
 //!   generation, FEN, notation, perft;
 //! - [`variants`]: the games, defined as data.
 
+pub mod cli;
 pub mod core;
 pub mod rules;
 pub mod variants;
-pub mod cli;

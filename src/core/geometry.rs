@@ -49,7 +49,10 @@ impl Geometry {
     pub fn parse_size(text: &str) -> Result<(usize, usize), GeometryError> {
         let bad = || GeometryError(format!("board size '{text}' is not WIDTHxHEIGHT"));
         let (w, h) = text.split_once('x').ok_or_else(bad)?;
-        Ok((w.trim().parse().map_err(|_| bad())?, h.trim().parse().map_err(|_| bad())?))
+        Ok((
+            w.trim().parse().map_err(|_| bad())?,
+            h.trim().parse().map_err(|_| bad())?,
+        ))
     }
 
     /// Number of squares, holes included.
@@ -91,7 +94,11 @@ impl Geometry {
 
     /// Name of a square: file letter from `a`, rank number from 1 (`a1`, `q17`).
     pub fn name(&self, sq: usize) -> String {
-        format!("{}{}", (b'a' + self.file(sq) as u8) as char, self.rank(sq) + 1)
+        format!(
+            "{}{}",
+            (b'a' + self.file(sq) as u8) as char,
+            self.rank(sq) + 1
+        )
     }
 
     /// Parses a square name such as `e4` or `l12`; holes are rejected.

@@ -125,7 +125,10 @@ mod tests {
         assert_eq!((m.from(), m.to(), m.promotes_to()), (288, 271, Some(40)));
         assert_eq!(m.kind(), MoveKind::Normal);
         let c = Move::with_aux(4, 6, 7, MoveKind::Castle);
-        assert_eq!((c.kind(), c.aux(), c.promotes_to()), (MoveKind::Castle, 7, None));
+        assert_eq!(
+            (c.kind(), c.aux(), c.promotes_to()),
+            (MoveKind::Castle, 7, None)
+        );
         assert_eq!(Move::from_bits(c.bits()), Some(c));
     }
 }

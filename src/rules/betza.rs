@@ -110,6 +110,9 @@ pub fn parse(text: &str) -> Result<Vec<Atom>, BetzaError> {
     Ok(atoms)
 }
 
+/// An atom's step vectors with its range (min, max; `None` = unlimited).
+type Body = (Vec<(i32, i32)>, u32, Option<u32>);
+
 struct Parser<'a> {
     text: &'a str,
     chars: Vec<char>,
@@ -169,7 +172,7 @@ impl Parser<'_> {
 
     /// Reads an atom letter or `(x,y)`, with its range; returns its vectors, min and max.
     /// `K` and `Q` give one set of eight directions, so that a later leg may turn freely.
-    fn body(&mut self) -> Result<(Vec<(i32, i32)>, u32, Option<u32>), BetzaError> {
+    fn body(&mut self) -> Result<Body, BetzaError> {
         let c = self
             .peek()
             .ok_or_else(|| self.err("expected a piece letter"))?;
@@ -205,7 +208,9 @@ impl Parser<'_> {
             max = Some(d);
         } else if self.peek() == Some('{') {
             self.at += 1;
-            min = self.number().ok_or_else(|| self.err("expected {min,max}"))?;
+            min = self
+                .number()
+                .ok_or_else(|| self.err("expected {min,max}"))?;
             if self.peek() != Some(',') {
                 return Err(self.err("expected ',' in {min,max}"));
             }
@@ -316,7 +321,10 @@ impl Parser<'_> {
         // Legs before the last stop on an empty square unless told otherwise.
         let mode = m.mode.unwrap_or(if last { Mode::Both } else { Mode::Move });
         if relative {
-            if steps.iter().any(|&(x, y)| x != 0 && y != 0 && x.abs() != y.abs()) {
+            if steps
+                .iter()
+                .any(|&(x, y)| x != 0 && y != 0 && x.abs() != y.abs())
+            {
                 return Err(self.err("a later leg must be orthogonal or diagonal"));
             }
             let relative = relative_mask(&m.dirs).ok_or_else(|| self.err("bad direction"))?;
@@ -516,7 +524,10 @@ mod tests {
         // Gold: orthogonal steps plus forward diagonals.
         assert_eq!(steps("WfF").len(), 6);
         // Silver: diagonals plus straight forward.
-        assert_eq!(steps("FfW"), vec![(-1, -1), (-1, 1), (0, 1), (1, -1), (1, 1)]);
+        assert_eq!(
+            steps("FfW"),
+            vec![(-1, -1), (-1, 1), (0, 1), (1, -1), (1, 1)]
+        );
         // Drunk Elephant: all but straight back.
         assert_eq!(steps("FsfW").len(), 7);
         assert!(!steps("FsfW").contains(&(0, -1)));

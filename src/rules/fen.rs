@@ -227,7 +227,10 @@ fn parse_board<const W: usize>(
                 }
                 let sq = rank * g.width + file;
                 if g.holes[sq] {
-                    return fail(format!("rank {rank_name}: a piece on the hole {}", g.name(sq)));
+                    return fail(format!(
+                        "rank {rank_name}: a piece on the hole {}",
+                        g.name(sq)
+                    ));
                 }
                 let color = if l.is_ascii_uppercase() { 0 } else { 1 };
                 pos.put(sq, (2 * t + color + 1) as u8);
@@ -258,14 +261,19 @@ fn parse_castling<const W: usize>(
         return Ok(());
     }
     if !game.spec.castling {
-        return fail(format!("castling rights '{text}' in {}, which has no castling", game.spec.name));
+        return fail(format!(
+            "castling rights '{text}' in {}, which has no castling",
+            game.spec.name
+        ));
     }
     let g = &game.geo;
     for c in text.chars() {
         let color = if c.is_ascii_uppercase() { 0 } else { 1 };
         let royals = pos.royals(game, color);
         let Some(king) = royals.first().filter(|_| !royals.more_than_one()) else {
-            return fail(format!("castling right '{c}' needs exactly one royal piece"));
+            return fail(format!(
+                "castling right '{c}' needs exactly one royal piece"
+            ));
         };
         let rank = g.rank(king);
         let rooks: Vec<usize> = (0..g.width)
@@ -279,7 +287,9 @@ fn parse_castling<const W: usize>(
         let rook = match c.to_ascii_lowercase() {
             'k' => rooks.iter().rev().find(|&&r| g.file(r) > kf),
             'q' => rooks.iter().find(|&&r| g.file(r) < kf),
-            f @ 'a'..='q' => rooks.iter().find(|&&r| g.file(r) == (f as u8 - b'a') as usize),
+            f @ 'a'..='q' => rooks
+                .iter()
+                .find(|&&r| g.file(r) == (f as u8 - b'a') as usize),
             _ => return fail(format!("castling field has the bad letter '{c}'")),
         };
         let Some(&rook) = rook else {
@@ -301,7 +311,10 @@ fn parse_ep<const W: usize>(
         return Ok(());
     }
     if !game.spec.en_passant {
-        return fail(format!("en-passant square '{text}' in {}, which has no en passant", game.spec.name));
+        return fail(format!(
+            "en-passant square '{text}' in {}, which has no en passant",
+            game.spec.name
+        ));
     }
     let g = &game.geo;
     let ep = g.parse_square(text).map_err(|e| FenError(e.0))?;
@@ -314,7 +327,9 @@ fn parse_ep<const W: usize>(
     let them = pos.side ^ 1;
     let ok = victim.is_some_and(|v| {
         let code = pos.board[v];
-        code != 0 && crate::rules::position::color_of(code) == them && game.is_pawn[code as usize - 1]
+        code != 0
+            && crate::rules::position::color_of(code) == them
+            && game.is_pawn[code as usize - 1]
     }) && pos.board[ep] == 0;
     if !ok {
         return fail(format!(
@@ -349,10 +364,10 @@ fn check_royals<const W: usize>(game: &Game<W>, pos: &Position<W>) -> Result<(),
     }
     let them = pos.side ^ 1;
     let royals: Bitboard<W> = pos.royals(game, them);
-    if let Some(k) = royals.first().filter(|_| !royals.more_than_one()) {
-        if game.attacked(pos, k, pos.side) {
-            return fail("the side not to move is in check");
-        }
+    if let Some(k) = royals.first().filter(|_| !royals.more_than_one())
+        && game.attacked(pos, k, pos.side)
+    {
+        return fail("the side not to move is in check");
     }
     Ok(())
 }

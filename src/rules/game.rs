@@ -124,7 +124,9 @@ impl<const W: usize> Game<W> {
         }
         let types = spec.pieces.len();
         let mut valid = Bitboard::EMPTY;
-        (0..squares).filter(|&s| !geo.holes[s]).for_each(|s| valid.set(s));
+        (0..squares)
+            .filter(|&s| !geo.holes[s])
+            .for_each(|s| valid.set(s));
         let mut g = Game {
             spec: spec.clone(),
             geo,
@@ -168,9 +170,9 @@ impl<const W: usize> Game<W> {
             }
         }
         g.build_attack_tables();
-        for (name, fen) in std::iter::once((&"start".to_string(), &spec.start)).chain(
-            spec.starts.iter().map(|(n, f)| (n, f)),
-        ) {
+        for (name, fen) in std::iter::once((&"start".to_string(), &spec.start))
+            .chain(spec.starts.iter().map(|(n, f)| (n, f)))
+        {
             let pos = Position::from_fen(&g, fen).map_err(|e| {
                 SpecError(format!(
                     "variant '{}': start position '{name}': {e}",
@@ -454,9 +456,11 @@ impl<const W: usize> Game<W> {
                 }
             }
             let complex = tab.specials.iter().flatten().any(|s| s.mode.can_capture())
-                || tab.two_legs.iter().flatten().any(|l| {
-                    l.via_mode.can_capture() || l.second.mode.can_capture()
-                });
+                || tab
+                    .two_legs
+                    .iter()
+                    .flatten()
+                    .any(|l| l.via_mode.can_capture() || l.second.mode.can_capture());
             if complex {
                 self.complex_attackers[color].push(pc);
             }

@@ -23,7 +23,11 @@ impl<const W: usize> Game<W> {
     #[inline(always)]
     fn first_blocker(&self, dir: usize, sq: usize, occ: Bitboard<W>) -> Option<usize> {
         let hits = self.rays[dir * self.squares + sq] & occ;
-        if self.positive[dir] { hits.first() } else { hits.last() }
+        if self.positive[dir] {
+            hits.first()
+        } else {
+            hits.last()
+        }
     }
 
     /// Squares a slide from `sq` reaches, the first blocker included.
@@ -38,7 +42,11 @@ impl<const W: usize> Game<W> {
             };
         }
         let mut out = Bitboard::EMPTY;
-        let max = if s.max == 0 { usize::MAX } else { s.max as usize };
+        let max = if s.max == 0 {
+            usize::MAX
+        } else {
+            s.max as usize
+        };
         for (i, &t) in self.ray_lists[d * self.squares + sq].iter().enumerate() {
             if i >= max {
                 break;
@@ -58,9 +66,11 @@ impl<const W: usize> Game<W> {
         let (dx, dy) = self.dirs[dir];
         let g = &self.geo;
         if dx != 0 {
-            (g.file(b) as i32 - g.file(a) as i32).unsigned_abs() as usize / dx.unsigned_abs() as usize
+            (g.file(b) as i32 - g.file(a) as i32).unsigned_abs() as usize
+                / dx.unsigned_abs() as usize
         } else {
-            (g.rank(b) as i32 - g.rank(a) as i32).unsigned_abs() as usize / dy.unsigned_abs() as usize
+            (g.rank(b) as i32 - g.rank(a) as i32).unsigned_abs() as usize
+                / dy.unsigned_abs() as usize
         }
     }
 
@@ -273,7 +283,12 @@ impl<const W: usize> Game<W> {
                 continue;
             }
             for from in self.reverse_leaps[pc * self.squares + ep] & pos.by_piece[pc] {
-                list.push(Move::with_aux(from, ep, pos.ep_victim as usize, MoveKind::EnPassant));
+                list.push(Move::with_aux(
+                    from,
+                    ep,
+                    pos.ep_victim as usize,
+                    MoveKind::EnPassant,
+                ));
             }
         }
     }
@@ -333,7 +348,9 @@ impl<const W: usize> Game<W> {
                 continue;
             };
             let code = pos.board[b2];
-            if color_of(code) != us && self.slide_capture[(code as usize - 1) * nd + d as usize].is_some() {
+            if color_of(code) != us
+                && self.slide_capture[(code as usize - 1) * nd + d as usize].is_some()
+            {
                 pinned.set(b1);
             }
         }
@@ -357,7 +374,11 @@ impl<const W: usize> Game<W> {
         let king = royals.first().expect("one royal");
         let them = us ^ 1;
         let test_all = self.attacked(pos, king, them) || !self.complex_attackers[them].is_empty();
-        let pinned = if test_all { Bitboard::EMPTY } else { self.pinned(pos, king, us) };
+        let pinned = if test_all {
+            Bitboard::EMPTY
+        } else {
+            self.pinned(pos, king, us)
+        };
         let mut i = 0;
         while i < list.len() {
             let m = list[i];

@@ -23,7 +23,11 @@ impl<const W: usize> Game<W> {
         let mut nodes = 0;
         for &m in &list {
             let u = pos.make(self, m);
-            debug_assert_eq!(pos.key, pos.compute_key(self), "incremental key after {m:?}");
+            debug_assert_eq!(
+                pos.key,
+                pos.compute_key(self),
+                "incremental key after {m:?}"
+            );
             nodes += self.perft(pos, depth - 1, bulk);
             pos.unmake(m, u);
         }

@@ -308,7 +308,8 @@ impl<const W: usize> Position<W> {
         let them = self.side ^ 1;
         (0..game.types).any(|t| {
             let pc = 2 * t + them;
-            game.is_pawn[pc] && game.reverse_leaps[pc * game.squares + ep].intersects(&self.by_piece[pc])
+            game.is_pawn[pc]
+                && game.reverse_leaps[pc * game.squares + ep].intersects(&self.by_piece[pc])
         })
     }
 }

@@ -175,7 +175,10 @@ pub fn parse_definitions(text: &str) -> Result<Vec<VariantSpec>, SpecError> {
     let mut resolved: Vec<RawVariant> = Vec::new();
     for raw in file.variant {
         if resolved.iter().any(|v| v.name == raw.name) {
-            return Err(SpecError(format!("variant '{}' is defined twice", raw.name)));
+            return Err(SpecError(format!(
+                "variant '{}' is defined twice",
+                raw.name
+            )));
         }
         let merged = match &raw.inherits {
             Some(parent) => {
@@ -311,7 +314,11 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
     let promotion_limit = match raw.promotion_limit.as_deref().unwrap_or("none") {
         "none" => false,
         "captured" => true,
-        other => return Err(err(format!("promotion_limit '{other}' is not none or captured"))),
+        other => {
+            return Err(err(format!(
+                "promotion_limit '{other}' is not none or captured"
+            )));
+        }
     };
     let stalemate = match raw.stalemate.as_deref().unwrap_or("draw") {
         "draw" => Verdict::Draw,
@@ -341,7 +348,10 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
         name: name.clone(),
         description: raw.description.clone().unwrap_or_default(),
         geometry,
-        start: raw.start.clone().ok_or_else(|| err("no start position".into()))?,
+        start: raw
+            .start
+            .clone()
+            .ok_or_else(|| err("no start position".into()))?,
         starts: raw.starts.clone().unwrap_or_default().into_iter().collect(),
         royalty,
         castling: raw.castling.unwrap_or(false),
