@@ -177,8 +177,11 @@ fn parse_board<const W: usize>(
                 let n: usize = run
                     .parse()
                     .map_err(|_| FenError(format!("bad empty count '{run}'")))?;
-                if n == 0 {
-                    return fail(format!("rank {rank_name}: an empty count of 0"));
+                if n == 0 || n > g.width {
+                    return fail(format!(
+                        "rank {rank_name}: an empty count of {n} on a board {} wide",
+                        g.width
+                    ));
                 }
                 for f in file..(file + n).min(g.width) {
                     if g.holes[rank * g.width + f] {
