@@ -6,6 +6,7 @@ pub mod fen;
 pub mod game;
 pub mod movegen;
 pub mod notation;
+pub mod outcome;
 pub mod perft;
 pub mod position;
 pub mod zobrist;

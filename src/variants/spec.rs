@@ -98,6 +98,8 @@ pub struct VariantSpec {
     pub bare_king: BareKing,
     /// Plies without a capture or pawn move after which the game is drawn (0 = none).
     pub move_rule: u32,
+    /// The how-many-th occurrence of a position draws (0 = repetition never ends a game).
+    pub repetitions: u32,
     pub pieces: Vec<PieceSpec>,
 }
 
@@ -147,6 +149,7 @@ struct RawVariant {
     stalemate: Option<String>,
     bare_king: Option<String>,
     move_rule: Option<u32>,
+    repetitions: Option<u32>,
     piece: Option<Vec<RawPiece>>,
 }
 
@@ -219,7 +222,8 @@ fn inherit(parent: &RawVariant, child: &RawVariant) -> RawVariant {
         promotion_limit,
         stalemate,
         bare_king,
-        move_rule
+        move_rule,
+        repetitions
     );
     let mut pieces = parent.piece.clone().unwrap_or_default();
     for p in child.piece.clone().unwrap_or_default() {
@@ -364,6 +368,7 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
         stalemate,
         bare_king,
         move_rule: raw.move_rule.unwrap_or(0),
+        repetitions: raw.repetitions.unwrap_or(3),
         pieces,
     })
 }
