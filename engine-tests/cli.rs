@@ -110,3 +110,34 @@ fn bad_input_gives_a_clear_error_and_no_panic() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn a_users_variants_file_can_inherit_a_builtin_game() {
+    let dir = std::env::temp_dir().join(format!("kirin-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("mine.toml");
+    std::fs::write(
+        &file,
+        "[[variant]]\nname = \"nocastle\"\ninherits = \"chess\"\ncastling = false\nstart = \"r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1\"\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let (code, out, err) = kirin(&[
+        "--variants-file",
+        path,
+        "perft",
+        "--variant",
+        "nocastle",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Nodes searched: 24"), "{out}");
+    std::fs::write(&file, "[[variant]]\nname = \"bad\"\nboard = \"20x20\"\n").unwrap();
+    let (code, _, err) = kirin(&["--variants-file", path, "variants"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("mine.toml") && err.contains("bad"), "{err}");
+    let (code, _, err) = kirin(&["--variants-file", "/nonexistent/x.toml", "variants"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read"), "{err}");
+}

@@ -14,6 +14,10 @@ use std::time::Instant;
     about = "A chess engine for large and historical chess variants"
 )]
 struct Cli {
+    /// A TOML file of extra variant definitions (format: docs/variants.md); its variants
+    /// may inherit the built-in ones.
+    #[arg(long, global = true)]
+    variants_file: Option<std::path::PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -57,10 +61,20 @@ struct PerftArgs {
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    let extra = match &cli.variants_file {
+        Some(path) => match variants::load_file(path) {
+            Ok(specs) => specs,
+            Err(e) => {
+                eprintln!("kirin: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => Vec::new(),
+    };
     let result = match cli.command {
-        Command::Perft(args) => perft(&args),
+        Command::Perft(args) => perft(&extra, &args),
         Command::Variants => {
-            for v in variants::builtin() {
+            for v in extra.iter().chain(variants::builtin()) {
                 println!(
                     "{:16} {}x{}  {}",
                     v.name, v.geometry.width, v.geometry.height, v.description
@@ -118,8 +132,9 @@ pub fn setup<const W: usize>(
     Ok(pos)
 }
 
-fn perft(args: &PerftArgs) -> Result<(), String> {
-    let any = AnyGame::builtin(&args.variant).map_err(|e| e.to_string())?;
+fn perft(extra: &[variants::spec::VariantSpec], args: &PerftArgs) -> Result<(), String> {
+    let spec = variants::find_in(extra, &args.variant).map_err(|e| e.to_string())?;
+    let any = AnyGame::new(spec).map_err(|e| e.to_string())?;
     with_game!(&any, g => run_perft(g, args))
 }
 

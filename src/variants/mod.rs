@@ -4,7 +4,7 @@
 pub mod spec;
 
 use crate::rules::Game;
-use spec::{SpecError, VariantSpec, parse_definitions};
+use spec::{SpecError, VariantSpec, parse_definitions, parse_definitions_over};
 use std::sync::OnceLock;
 
 /// The built-in definitions file, compiled into the binary.
@@ -16,6 +16,22 @@ pub fn builtin() -> &'static [VariantSpec] {
     SPECS.get_or_init(|| {
         parse_definitions(BUILTIN_DEFINITIONS).expect("the built-in definitions are valid")
     })
+}
+
+/// Reads a user's definitions file; its variants may inherit the built-in ones.
+pub fn load_file(path: &std::path::Path) -> Result<Vec<VariantSpec>, SpecError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| SpecError(format!("cannot read {}: {e}", path.display())))?;
+    parse_definitions_over(&text, BUILTIN_DEFINITIONS)
+        .map_err(|e| SpecError(format!("{}: {}", path.display(), e.0)))
+}
+
+/// Finds a variant by name among `extra` (a user's definitions) and the built-in ones.
+pub fn find_in<'a>(extra: &'a [VariantSpec], name: &str) -> Result<&'a VariantSpec, SpecError> {
+    match extra.iter().find(|v| v.name == name) {
+        Some(v) => Ok(v),
+        None => find(name),
+    }
 }
 
 /// Finds a built-in variant by name.

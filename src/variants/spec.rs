@@ -173,11 +173,31 @@ struct RawPiece {
 
 /// Parses a definitions file and resolves inheritance (a parent must come first).
 pub fn parse_definitions(text: &str) -> Result<Vec<VariantSpec>, SpecError> {
+    parse_definitions_over(text, "")
+}
+
+/// Parses `text`, whose variants may inherit those of `base` (another definitions file,
+/// such as the built-in one). Returns only the variants of `text`.
+pub fn parse_definitions_over(text: &str, base: &str) -> Result<Vec<VariantSpec>, SpecError> {
+    let mut known = Vec::new();
+    if !base.is_empty() {
+        resolve(read_raw(base)?, &mut known)?;
+    }
+    let before = known.len();
+    resolve(read_raw(text)?, &mut known)?;
+    known[before..].iter().map(check).collect()
+}
+
+fn read_raw(text: &str) -> Result<Vec<RawVariant>, SpecError> {
     let file: RawFile =
         toml::from_str(text).map_err(|e| SpecError(format!("variant definitions: {e}")))?;
-    let mut resolved: Vec<RawVariant> = Vec::new();
-    for raw in file.variant {
-        if resolved.iter().any(|v| v.name == raw.name) {
+    Ok(file.variant)
+}
+
+/// Appends `raws` to `known`, each merged with the parent it inherits.
+fn resolve(raws: Vec<RawVariant>, known: &mut Vec<RawVariant>) -> Result<(), SpecError> {
+    for raw in raws {
+        if known.iter().any(|v| v.name == raw.name) {
             return Err(SpecError(format!(
                 "variant '{}' is defined twice",
                 raw.name
@@ -185,7 +205,7 @@ pub fn parse_definitions(text: &str) -> Result<Vec<VariantSpec>, SpecError> {
         }
         let merged = match &raw.inherits {
             Some(parent) => {
-                let base = resolved.iter().find(|v| &v.name == parent).ok_or_else(|| {
+                let base = known.iter().find(|v| &v.name == parent).ok_or_else(|| {
                     SpecError(format!(
                         "variant '{}' inherits '{parent}', which is not defined before it",
                         raw.name
@@ -195,9 +215,9 @@ pub fn parse_definitions(text: &str) -> Result<Vec<VariantSpec>, SpecError> {
             }
             None => raw,
         };
-        resolved.push(merged);
+        known.push(merged);
     }
-    resolved.iter().map(check).collect()
+    Ok(())
 }
 
 /// The child's fields override the parent's; pieces merge by letter.
