@@ -13,6 +13,8 @@
 // Usage:
 //     node scripts/chu-shogiops-perft.mjs --fen FEN [--moves "m1 m2 ..."] --depth N
 //                                         [--divide] [--paths] [--ignore-royals]
+//     node scripts/chu-shogiops-perft.mjs --fen FEN [--moves "..."] --print-fen
+//         (prints the board and side to move after --moves, as kirin FEN, and stops)
 //
 // FEN is kirin's (XBoard's) Chu FEN: rank 12 first, uppercase = sente (moves first, at the
 // bottom), side field `w` = sente to move, `b` = gote to move; further fields may only be
@@ -70,7 +72,8 @@ import { pathToFileURL } from 'node:url';
 
 const USAGE =
   'usage: node scripts/chu-shogiops-perft.mjs --fen FEN [--moves "m1 m2 ..."] --depth N ' +
-  '[--divide] [--paths] [--ignore-royals]';
+  '[--divide] [--paths] [--ignore-royals]\n' +
+  '       node scripts/chu-shogiops-perft.mjs --fen FEN [--moves "m1 m2 ..."] --print-fen';
 
 /** Print a message for bad input and exit with code 2. */
 function fail(message) {
@@ -82,7 +85,7 @@ function fail(message) {
 // Command line
 
 function parseArgs(argv) {
-  const opts = { fen: undefined, moves: '', depth: undefined, divide: false, paths: false, ignoreRoyals: false };
+  const opts = { fen: undefined, moves: '', depth: undefined, divide: false, paths: false, ignoreRoyals: false, printFen: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -101,6 +104,7 @@ function parseArgs(argv) {
       case '--divide': opts.divide = true; break;
       case '--paths': opts.paths = true; break;
       case '--ignore-royals': opts.ignoreRoyals = true; break;
+      case '--print-fen': opts.printFen = true; break;
       case '-h': case '--help':
         process.stdout.write(`${USAGE}\n`);
         process.exit(0);
@@ -109,7 +113,7 @@ function parseArgs(argv) {
     }
   }
   if (opts.fen === undefined) fail(`--fen is required\n${USAGE}`);
-  if (opts.depth === undefined) fail(`--depth is required\n${USAGE}`);
+  if (opts.depth === undefined && !opts.printFen) fail(`--depth is required\n${USAGE}`);
   return opts;
 }
 
@@ -138,6 +142,7 @@ async function loadShogiops() {
     version,
     pkgDir,
     parseSfen: sfen.parseSfen,
+    makeBoardSfen: sfen.makeBoardSfen,
     secondLionStepDests: chu.secondLionStepDests,
     pieceCanPromote: util.pieceCanPromote('chushogi'),
   };
@@ -300,10 +305,11 @@ async function main() {
   const so = await loadShogiops();
   const pos = parseFen(so, opts.fen);
   const moveList = opts.moves.trim() === '' ? [] : opts.moves.trim().split(/\s+/);
-  for (const [i, text] of moveList.entries()) {
-    const move = resolveMove(so, pos, text);
-    pos.play(move);
-    if (i === moveList.length - 1) break;
+  for (const text of moveList) pos.play(resolveMove(so, pos, text));
+  if (opts.printFen) {
+    // shogiops' board SFEN uses the same letters and row order as kirin's FEN.
+    process.stdout.write(`${so.makeBoardSfen('chushogi', pos.board)} ${pos.turn === 'sente' ? 'w' : 'b'}\n`);
+    return;
   }
 
   let nodes;

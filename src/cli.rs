@@ -4,7 +4,18 @@ use crate::rules::{Game, Position};
 use crate::variants::{self, AnyGame};
 use crate::with_game;
 use clap::{Parser, Subcommand};
+use std::io::Write;
 use std::process::ExitCode;
+
+/// Prints a line to stdout; if stdout is gone (a closed pipe), exits quietly instead of
+/// panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        if writeln!(std::io::stdout().lock(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    };
+}
 use std::time::Instant;
 
 #[derive(Parser)]
@@ -75,7 +86,7 @@ pub fn main() -> ExitCode {
         Command::Perft(args) => perft(&extra, &args),
         Command::Variants => {
             for v in extra.iter().chain(variants::builtin()) {
-                println!(
+                say!(
                     "{:16} {}x{}  {}",
                     v.name, v.geometry.width, v.geometry.height, v.description
                 );
@@ -151,9 +162,9 @@ fn run_perft<const W: usize>(game: &Game<W>, args: &PerftArgs) -> Result<(), Str
         let counts = game.divide(&pos, args.depth, !args.full, threads);
         if args.divide {
             for (m, n) in &counts {
-                println!("{}: {n}", game.move_text(*m));
+                say!("{}: {n}", game.move_text(*m));
             }
-            println!();
+            say!("");
         }
         if args.depth == 0 {
             1
@@ -165,8 +176,8 @@ fn run_perft<const W: usize>(game: &Game<W>, args: &PerftArgs) -> Result<(), Str
         game.perft(&mut p, args.depth, !args.full)
     };
     let secs = start.elapsed().as_secs_f64();
-    println!("Nodes searched: {nodes}");
-    println!(
+    say!("Nodes searched: {nodes}");
+    say!(
         "Time: {:.3} s, {:.0} nodes per second",
         secs,
         nodes as f64 / secs.max(1e-9)

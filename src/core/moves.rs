@@ -21,6 +21,9 @@ pub enum MoveKind {
     /// A two-leg move through `aux`, capturing there if an enemy stands on it (the Lion's
     /// double move; `to == from` for igui and the pass).
     TwoLeg = 5,
+    /// A pass made by a piece stepping to the empty square `aux` and back: nothing moves.
+    /// Counted once per position, whichever piece or square makes it.
+    Pass = 6,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -80,6 +83,7 @@ impl Move {
             3 => MoveKind::EnPassant,
             4 => MoveKind::Castle,
             5 => MoveKind::TwoLeg,
+            6 => MoveKind::Pass,
             _ => MoveKind::Normal,
         }
     }

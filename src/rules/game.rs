@@ -7,7 +7,7 @@ use crate::core::{Bitboard, Color, Geometry, WHITE};
 use crate::rules::betza::{self, Atom, Leg, Mode};
 use crate::rules::position::Position;
 use crate::rules::zobrist::Zobrist;
-use crate::variants::spec::{PromotionStyle, Royalty, SpecError, VariantSpec};
+use crate::variants::spec::{Hook, PromotionStyle, Royalty, SpecError, VariantSpec};
 
 /// A slide along one direction, `min..=max` steps (`max == 0`: unlimited).
 #[derive(Clone, Copy, Debug)]
@@ -66,6 +66,9 @@ pub struct Promotion<const W: usize> {
     pub zone: Bitboard<W>,
     /// Squares where the piece must promote.
     pub forced: Bitboard<W>,
+    /// The last rank, for pieces that may always promote there (`Csrm`).
+    pub last_rank: Bitboard<W>,
+    pub promotes_on_last_rank: bool,
 }
 
 /// A compiled variant.
@@ -81,6 +84,12 @@ pub struct Game<const W: usize> {
     pub promotions: Vec<Option<Promotion<W>>>,
     pub is_pawn: Vec<bool>,
     pub is_royal: Vec<bool>,
+    /// Lions for the Lion-trading rules, per piece index.
+    pub is_lion: Vec<bool>,
+    /// Pieces whose capture opens no bridge to a protected Lion, per piece index.
+    pub no_bridge: Vec<bool>,
+    /// The Lion-trading hook is on.
+    pub lion_trading: bool,
     /// Piece indices of royal pieces, per colour.
     pub royals: [Vec<usize>; 2],
     /// Piece indices that castle, per colour.
@@ -137,6 +146,9 @@ impl<const W: usize> Game<W> {
             promotions: Vec::new(),
             is_pawn: Vec::new(),
             is_royal: Vec::new(),
+            is_lion: Vec::new(),
+            no_bridge: Vec::new(),
+            lion_trading: spec.hooks.contains(&Hook::LionTrading),
             royals: [Vec::new(), Vec::new()],
             castlers: [Vec::new(), Vec::new()],
             dirs: Vec::new(),
@@ -161,6 +173,8 @@ impl<const W: usize> Game<W> {
                 g.promotions.push(g.compile_promotion(t, color));
                 g.is_pawn.push(spec.pieces[t].pawn);
                 g.is_royal.push(spec.pieces[t].royal);
+                g.is_lion.push(spec.pieces[t].lion);
+                g.no_bridge.push(spec.pieces[t].no_bridge);
                 if spec.pieces[t].royal {
                     g.royals[color].push(2 * t + color);
                 }
@@ -410,15 +424,19 @@ impl<const W: usize> Game<W> {
         let h = self.geo.height;
         let mut zone = Bitboard::EMPTY;
         let mut forced = Bitboard::EMPTY;
+        let mut last_rank = Bitboard::EMPTY;
         for sq in (0..self.squares).filter(|&s| !self.geo.holes[s]) {
             let r = self.geo.rank(sq);
             let own = if color == WHITE { r } else { h - 1 - r };
             if own + self.spec.promotion_ranks as usize >= h {
                 zone.set(sq);
             }
+            if own + 1 == h {
+                last_rank.set(sq);
+            }
             let must = match self.spec.promotion {
                 PromotionStyle::Entry => own + self.spec.promotion_ranks as usize >= h,
-                PromotionStyle::Zone => own + piece.forced_ranks as usize >= h,
+                _ => own + piece.forced_ranks as usize >= h,
             };
             if must {
                 forced.set(sq);
@@ -428,6 +446,8 @@ impl<const W: usize> Game<W> {
             choices: piece.promotes_to.iter().map(|&c| 2 * c + color).collect(),
             zone,
             forced,
+            last_rank,
+            promotes_on_last_rank: piece.promotes_on_last_rank,
         })
     }
 

@@ -4,6 +4,7 @@
 pub mod betza;
 pub mod fen;
 pub mod game;
+pub mod hooks;
 pub mod movegen;
 pub mod notation;
 pub mod outcome;

@@ -156,6 +156,7 @@ impl<const W: usize> Game<W> {
         let enemy = pos.by_color[us ^ 1];
         let occ = own | enemy;
         let empty = self.valid.andnot(occ);
+        let mut passed = false;
         for t in 0..self.types {
             let pc = 2 * t + us;
             let pieces = pos.by_piece[pc];
@@ -201,7 +202,7 @@ impl<const W: usize> Game<W> {
                     }
                 }
                 if tab.has_two_legs {
-                    self.two_leg_moves(pos, pc, from, list);
+                    self.two_leg_moves(pos, pc, from, list, &mut passed);
                 }
             }
         }
@@ -224,8 +225,16 @@ impl<const W: usize> Game<W> {
     ) {
         let promo = self.promotions[pc].as_ref().expect("caller checked");
         let may = match self.spec.promotion {
-            PromotionStyle::Entry => promo.zone.has(to),
+            PromotionStyle::Entry | PromotionStyle::ToZone => promo.zone.has(to),
             PromotionStyle::Zone => promo.zone.has(to) || promo.zone.has(from),
+            PromotionStyle::Csrm => {
+                if pos.board[to] != 0 {
+                    promo.zone.has(to) || promo.zone.has(from)
+                } else {
+                    (promo.zone.has(to) && !promo.zone.has(from))
+                        || (promo.promotes_on_last_rank && promo.last_rank.has(to))
+                }
+            }
         };
         if may {
             for &choice in &promo.choices {
@@ -241,7 +250,18 @@ impl<const W: usize> Game<W> {
         }
     }
 
-    fn two_leg_moves(&self, pos: &Position<W>, pc: usize, from: usize, list: &mut MoveList) {
+    /// Two-leg moves of the piece on `from`. A first leg that captures makes a `TwoLeg`
+    /// move (a double capture, hit-and-run or igui); one that lands on an empty square
+    /// makes an ordinary move to the end square (a bent move), except a step and return,
+    /// which is the pass, generated once per position (`passed`).
+    fn two_leg_moves(
+        &self,
+        pos: &Position<W>,
+        pc: usize,
+        from: usize,
+        list: &mut MoveList,
+        passed: &mut bool,
+    ) {
         let us = pc & 1;
         let enemy = pos.by_color[us ^ 1];
         let mut occ = pos.occupied();
@@ -266,6 +286,11 @@ impl<const W: usize> Game<W> {
             for to in targets {
                 if enemy.has(via) {
                     list.push(Move::with_aux(from, to, via, MoveKind::TwoLeg));
+                } else if to == from {
+                    if !*passed {
+                        *passed = true;
+                        list.push(Move::with_aux(from, from, via, MoveKind::Pass));
+                    }
                 } else if self.promotions[pc].is_some() {
                     self.push_promotions(pos, pc, from, to, list);
                 } else {
@@ -368,6 +393,9 @@ impl<const W: usize> Game<W> {
             return;
         }
         self.pseudo_moves(pos, list);
+        if self.lion_trading {
+            self.filter_lion_captures(pos, list);
+        }
         if !self.uses_check() || royals.more_than_one() {
             return;
         }

@@ -12,6 +12,9 @@ impl<const W: usize> Game<W> {
     /// The coordinate text of `m`.
     pub fn move_text(&self, m: Move) -> String {
         let g = &self.geo;
+        if m.kind() == MoveKind::Pass {
+            return "@@@@".to_string();
+        }
         let mut s = if m.kind() == MoveKind::TwoLeg {
             let via = g.name(m.aux());
             format!("{}{via},{via}{}", g.name(m.from()), g.name(m.to()))
@@ -29,6 +32,34 @@ impl<const W: usize> Game<W> {
         s
     }
 
+    /// True for `@@@@`, or `a,b` legs that step from a piece of the side to move to an
+    /// empty square and back.
+    fn is_pass_text(&self, pos: &Position<W>, text: &str) -> bool {
+        if text == "@@@@" {
+            return true;
+        }
+        let Some((first, second)) = text.split_once(',') else {
+            return false;
+        };
+        let squares = |leg: &str| -> Option<(usize, usize)> {
+            if !leg.is_ascii() || leg.len() < 4 {
+                return None;
+            }
+            let split = leg[1..].find(|c: char| c.is_ascii_lowercase())? + 1;
+            let a = self.geo.parse_square(&leg[..split]).ok()?;
+            let b = self.geo.parse_square(&leg[split..]).ok()?;
+            Some((a, b))
+        };
+        match (squares(first), squares(second)) {
+            (Some((a, b)), Some((c, d))) => {
+                let code = pos.board[a];
+                a == d && b == c && a != b && pos.board[b] == 0 && code != 0
+                    && crate::rules::position::color_of(code) == pos.side
+            }
+            _ => false,
+        }
+    }
+
     /// Finds the legal move written as `text`. A trailing `=` (decline promotion) is
     /// accepted on a move that does not promote.
     pub fn parse_move(&self, pos: &mut Position<W>, text: &str) -> Result<Move, String> {
@@ -36,10 +67,19 @@ impl<const W: usize> Game<W> {
         let wanted = text.strip_suffix('=').unwrap_or(text);
         let mut list = MoveList::new();
         self.legal_moves(pos, &mut list);
+        // A step to an empty square and back, by any piece that can pass, is the pass.
+        if let Some(pass) = list.iter().copied().find(|m| m.kind() == MoveKind::Pass)
+            && self.is_pass_text(pos, wanted)
+        {
+            return Ok(pass);
+        }
         let found = list.iter().copied().find(|&m| {
             self.move_text(m) == wanted && !(wanted.len() < text.len() && m.promotes_to().is_some())
         });
         found.ok_or_else(|| {
+            if self.is_pass_text(pos, wanted) {
+                return "no pass is possible here".to_string();
+            }
             if text.is_empty() {
                 "empty move".to_string()
             } else {

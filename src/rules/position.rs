@@ -27,6 +27,9 @@ pub struct Position<const W: usize> {
     pub ep_victim: u16,
     pub halfmove: u32,
     pub fullmove: u32,
+    /// The last move took a Lion with a non-Lion: the side to move may not take a Lion
+    /// with a non-Lion (Chu's counter-strike rule; only with the Lion-trading hook).
+    pub lion_strike: bool,
     pub key: u64,
     /// Keys of the positions before each move made, oldest first.
     pub history: Vec<u64>,
@@ -43,6 +46,7 @@ pub struct Undo {
     ep: u16,
     ep_victim: u16,
     halfmove: u32,
+    lion_strike: bool,
     key: u64,
 }
 
@@ -66,6 +70,7 @@ impl<const W: usize> Position<W> {
             ep_victim: NO_SQ,
             halfmove: 0,
             fullmove: 1,
+            lion_strike: false,
             key: 0,
             history: Vec::new(),
         }
@@ -123,6 +128,9 @@ impl<const W: usize> Position<W> {
         if self.ep != NO_SQ {
             k ^= z.ep[self.ep as usize];
         }
+        if self.lion_strike {
+            k ^= z.lion_strike;
+        }
         k
     }
 
@@ -158,6 +166,7 @@ impl<const W: usize> Position<W> {
             ep: self.ep,
             ep_victim: self.ep_victim,
             halfmove: self.halfmove,
+            lion_strike: self.lion_strike,
             key: self.key,
         };
         self.history.push(self.key);
@@ -168,7 +177,9 @@ impl<const W: usize> Position<W> {
             self.ep_victim = NO_SQ;
         }
         let kind = m.kind();
-        if kind == MoveKind::Castle {
+        if kind == MoveKind::Pass {
+            // Nothing moves.
+        } else if kind == MoveKind::Castle {
             let rook_sq = m.aux();
             let rook = self.remove(rook_sq);
             self.remove(from);
@@ -222,6 +233,15 @@ impl<const W: usize> Position<W> {
             key ^= z.castling[self.castling as usize] ^ z.castling[rights as usize];
             self.castling = rights;
         }
+        if game.lion_trading {
+            let took_lion = |code: u8| code != 0 && game.is_lion[code as usize - 1];
+            let strike = (took_lion(u.captured) || took_lion(u.via_captured))
+                && !game.is_lion[moved as usize - 1];
+            if strike != self.lion_strike {
+                key ^= z.lion_strike;
+                self.lion_strike = strike;
+            }
+        }
         let pawn = game.is_pawn[moved as usize - 1];
         self.halfmove = if pawn || u.captured != 0 || u.via_captured != 0 {
             0
@@ -243,7 +263,9 @@ impl<const W: usize> Position<W> {
             self.fullmove -= 1;
         }
         let (from, to) = (m.from(), m.to());
-        if m.kind() == MoveKind::Castle {
+        if m.kind() == MoveKind::Pass {
+            // Nothing moved.
+        } else if m.kind() == MoveKind::Castle {
             let rook_to = Self::castle_rook_target(from, to);
             let rook = self.remove(rook_to);
             self.remove(to);
@@ -263,6 +285,7 @@ impl<const W: usize> Position<W> {
         self.ep = u.ep;
         self.ep_victim = u.ep_victim;
         self.halfmove = u.halfmove;
+        self.lion_strike = u.lion_strike;
         self.key = u.key;
         self.history.pop();
     }
@@ -278,10 +301,15 @@ impl<const W: usize> Position<W> {
             ep: self.ep,
             ep_victim: self.ep_victim,
             halfmove: self.halfmove,
+            lion_strike: self.lion_strike,
             key: self.key,
         };
         self.history.push(self.key);
         self.key ^= game.zobrist.side;
+        if self.lion_strike {
+            self.key ^= game.zobrist.lion_strike;
+            self.lion_strike = false;
+        }
         if self.ep != NO_SQ {
             self.key ^= game.zobrist.ep[self.ep as usize];
             self.ep = NO_SQ;
@@ -295,6 +323,7 @@ impl<const W: usize> Position<W> {
     /// Takes back a null move.
     pub fn unmake_null(&mut self, u: Undo) {
         self.side ^= 1;
+        self.lion_strike = u.lion_strike;
         self.ep = u.ep;
         self.ep_victim = u.ep_victim;
         self.halfmove = u.halfmove;

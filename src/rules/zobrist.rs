@@ -15,6 +15,8 @@ pub struct Zobrist {
     pub castling: [u64; 16],
     /// Keyed by the en-passant square.
     pub ep: Vec<u64>,
+    /// Set while the side to move may not take a Lion with a non-Lion (Chu counter-strike).
+    pub lion_strike: u64,
 }
 
 impl Zobrist {
@@ -25,7 +27,9 @@ impl Zobrist {
         let side = next();
         let castling = std::array::from_fn(|i| if i == 0 { 0 } else { next() });
         let ep = (0..squares).map(|_| next()).collect();
+        let lion_strike = next();
         Zobrist {
+            lion_strike,
             squares,
             pieces,
             side,

@@ -35,6 +35,30 @@ pub enum PromotionStyle {
     /// Promotion is optional for a move that starts or ends in the zone (shogi), and
     /// compulsory where the piece could never move again (`forced_ranks`).
     Zone,
+    /// The Chu Shogi rule of the CSRM: a capture that starts or ends in the zone may
+    /// promote; a non-capture only when it enters the zone (so a piece that deferred must
+    /// leave and re-enter); pieces marked `promotes_on_last_rank` also on any move to the
+    /// last rank. Never compulsory unless `forced_ranks` says so.
+    Csrm,
+    /// Any move ending in the zone may promote (the simpler rule of the Chu seed).
+    ToZone,
+}
+
+/// What a repeated position means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RepetitionRule {
+    /// The `repetitions`-th occurrence draws.
+    Draw,
+    /// A move that recreates an earlier position is illegal for the mover, unless the
+    /// mover is in check (Chu Shogi: perpetual check is illegal for the checker).
+    Illegal,
+}
+
+/// Special rules a variant switches on by name; each is a hook in `rules::hooks`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hook {
+    /// Chu Shogi's Lion-trading rules (distant Lion protection, bridge, counter-strike).
+    LionTrading,
 }
 
 /// The result of a position for the side to move, as a rule flag.
@@ -69,6 +93,13 @@ pub struct PieceSpec {
     pub pawn: bool,
     /// May castle with the royal piece.
     pub castles: bool,
+    /// A Lion for the Lion-trading rules.
+    pub lion: bool,
+    /// Taking this piece with the first leg of a Lion move does not open a "bridge" to a
+    /// protected Lion (Chu's Pawn and Go-Between).
+    pub no_bridge: bool,
+    /// Under `Csrm` promotion, may promote on any move to the last rank.
+    pub promotes_on_last_rank: bool,
     /// Piece types this piece may promote to (indices into `VariantSpec::pieces`).
     pub promotes_to: Vec<usize>,
     /// The piece must promote when it ends a move on the last `forced_ranks` ranks.
@@ -100,6 +131,10 @@ pub struct VariantSpec {
     pub move_rule: u32,
     /// The how-many-th occurrence of a position draws (0 = repetition never ends a game).
     pub repetitions: u32,
+    pub repetition_rule: RepetitionRule,
+    pub hooks: Vec<Hook>,
+    /// Lion trading: the Okazaki rule (a counter-strike may take an unprotected Lion).
+    pub okazaki: bool,
     pub pieces: Vec<PieceSpec>,
 }
 
@@ -150,6 +185,9 @@ struct RawVariant {
     bare_king: Option<String>,
     move_rule: Option<u32>,
     repetitions: Option<u32>,
+    repetition_rule: Option<String>,
+    hooks: Option<Vec<String>>,
+    okazaki: Option<bool>,
     piece: Option<Vec<RawPiece>>,
 }
 
@@ -165,6 +203,12 @@ struct RawPiece {
     pawn: bool,
     #[serde(default)]
     castles: bool,
+    #[serde(default)]
+    lion: bool,
+    #[serde(default)]
+    no_bridge: bool,
+    #[serde(default)]
+    promotes_on_last_rank: bool,
     #[serde(default)]
     promotes_to: Vec<String>,
     #[serde(default)]
@@ -243,7 +287,10 @@ fn inherit(parent: &RawVariant, child: &RawVariant) -> RawVariant {
         stalemate,
         bare_king,
         move_rule,
-        repetitions
+        repetitions,
+        repetition_rule,
+        hooks,
+        okazaki
     );
     let mut pieces = parent.piece.clone().unwrap_or_default();
     for p in child.piece.clone().unwrap_or_default() {
@@ -301,6 +348,9 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
             royal: p.royal,
             pawn: p.pawn,
             castles: p.castles,
+            lion: p.lion,
+            no_bridge: p.no_bridge,
+            promotes_on_last_rank: p.promotes_on_last_rank,
             promotes_to: Vec::new(),
             forced_ranks: p.forced_ranks,
         });
@@ -333,7 +383,13 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
     let promotion = match raw.promotion.as_deref().unwrap_or("entry") {
         "entry" => PromotionStyle::Entry,
         "zone" => PromotionStyle::Zone,
-        other => return Err(err(format!("promotion '{other}' is not entry or zone"))),
+        "csrm" => PromotionStyle::Csrm,
+        "to-zone" => PromotionStyle::ToZone,
+        other => {
+            return Err(err(format!(
+                "promotion '{other}' is not entry, zone, csrm or to-zone"
+            )));
+        }
     };
     let promotion_limit = match raw.promotion_limit.as_deref().unwrap_or("none") {
         "none" => false,
@@ -360,6 +416,18 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
             )));
         }
     };
+    let repetition_rule = match raw.repetition_rule.as_deref().unwrap_or("draw") {
+        "draw" => RepetitionRule::Draw,
+        "illegal" => RepetitionRule::Illegal,
+        other => return Err(err(format!("repetition_rule '{other}' is not draw or illegal"))),
+    };
+    let mut hooks = Vec::new();
+    for h in raw.hooks.iter().flatten() {
+        hooks.push(match h.as_str() {
+            "lion-trading" => Hook::LionTrading,
+            other => return Err(err(format!("unknown hook '{other}' (known: lion-trading)"))),
+        });
+    }
     let promotion_ranks = raw.promotion_ranks.unwrap_or(1);
     if promotion_ranks == 0 || promotion_ranks as usize > h {
         return Err(err("promotion_ranks out of range".into()));
@@ -389,6 +457,9 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
         bare_king,
         move_rule: raw.move_rule.unwrap_or(0),
         repetitions: raw.repetitions.unwrap_or(3),
+        repetition_rule,
+        hooks,
+        okazaki: raw.okazaki.unwrap_or(false),
         pieces,
     })
 }
