@@ -88,7 +88,10 @@ pub fn main() -> ExitCode {
             for v in extra.iter().chain(variants::builtin()) {
                 say!(
                     "{:16} {}x{}  {}",
-                    v.name, v.geometry.width, v.geometry.height, v.description
+                    v.name,
+                    v.geometry.width,
+                    v.geometry.height,
+                    v.description
                 );
             }
             Ok(())

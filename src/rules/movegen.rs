@@ -11,7 +11,7 @@ use crate::core::{Bitboard, Color, Move, MoveKind};
 use crate::rules::betza::Mode;
 use crate::rules::game::{Game, Slide};
 use crate::rules::position::{NO_SQ, Position, color_of};
-use crate::variants::spec::PromotionStyle;
+use crate::variants::spec::{PromotionStyle, RepetitionRule};
 use arrayvec::ArrayVec;
 
 /// Most moves a position can have in any supported game.
@@ -437,10 +437,30 @@ impl<const W: usize> Game<W> {
     pub fn in_check(&self, pos: &Position<W>) -> bool {
         let royals = pos.royals(self, pos.side);
         match royals.first() {
-            Some(k) if self.uses_check() && !royals.more_than_one() => {
-                self.attacked(pos, k, pos.side ^ 1)
-            }
+            Some(k) if !royals.more_than_one() => self.attacked(pos, k, pos.side ^ 1),
             _ => false,
+        }
+    }
+
+    /// The moves a player may make in a game: the legal moves, less those that the
+    /// variant's repetition rule forbids. (Perft counts `legal_moves`, with no repetition
+    /// rule, as the reference engines do.)
+    pub fn game_moves(&self, pos: &mut Position<W>, list: &mut MoveList) {
+        self.legal_moves(pos, list);
+        if self.spec.repetition_rule != RepetitionRule::Illegal || self.in_check(pos) {
+            return;
+        }
+        let mut i = 0;
+        while i < list.len() {
+            let m = list[i];
+            let u = pos.make(self, m);
+            let repeats = pos.repetitions() > 0;
+            pos.unmake(m, u);
+            if repeats {
+                list.swap_remove(i);
+            } else {
+                i += 1;
+            }
         }
     }
 }

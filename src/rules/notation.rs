@@ -53,7 +53,11 @@ impl<const W: usize> Game<W> {
         match (squares(first), squares(second)) {
             (Some((a, b)), Some((c, d))) => {
                 let code = pos.board[a];
-                a == d && b == c && a != b && pos.board[b] == 0 && code != 0
+                a == d
+                    && b == c
+                    && a != b
+                    && pos.board[b] == 0
+                    && code != 0
                     && crate::rules::position::color_of(code) == pos.side
             }
             _ => false,

@@ -5,7 +5,7 @@ use crate::core::{Color, MoveKind};
 use crate::rules::game::Game;
 use crate::rules::movegen::MoveList;
 use crate::rules::position::Position;
-use crate::variants::spec::{BareKing, Verdict};
+use crate::variants::spec::{BareKing, RepetitionRule, Verdict};
 
 /// A finished game, seen from the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,7 +23,7 @@ impl<const W: usize> Game<W> {
             return end(Verdict::Loss, "royal captured");
         }
         let mut list = MoveList::new();
-        self.legal_moves(pos, &mut list);
+        self.game_moves(pos, &mut list);
         if list.is_empty() {
             return if self.in_check(pos) {
                 end(Verdict::Loss, "checkmate")
@@ -37,7 +37,10 @@ impl<const W: usize> Game<W> {
         if self.spec.move_rule > 0 && pos.halfmove >= self.spec.move_rule {
             return end(Verdict::Draw, "move rule");
         }
-        if self.spec.repetitions > 0 && pos.repetitions() + 1 >= self.spec.repetitions as usize {
+        if self.spec.repetition_rule == RepetitionRule::Draw
+            && self.spec.repetitions > 0
+            && pos.repetitions() + 1 >= self.spec.repetitions as usize
+        {
             return end(Verdict::Draw, "repetition");
         }
         None
@@ -148,6 +151,36 @@ mod tests {
                 }
             }
             assert_eq!(g.outcome(&mut pos).map(|o| o.reason), Some("repetition"));
+        });
+    }
+
+    #[test]
+    fn chu_forbids_recreating_a_position_unless_in_check() {
+        let any = AnyGame::builtin("chu").unwrap();
+        crate::with_game!(&any, g => {
+            let mut pos = Position::from_fen(g, &g.spec.start).unwrap();
+            for text in ["d5d6", "i8i7", "d6d5"] {
+                let m = g.parse_move(&mut pos, text).unwrap();
+                pos.make(g, m);
+            }
+            // Black's return i7i8 would recreate the start position.
+            let mut list = crate::rules::MoveList::new();
+            g.game_moves(&mut pos, &mut list);
+            assert!(!list.iter().any(|&m| g.move_text(m) == "i7i8"));
+            g.legal_moves(&mut pos, &mut list);
+            assert!(list.iter().any(|&m| g.move_text(m) == "i7i8"));
+            // Two passes in a row recreate the position: the second is not allowed.
+            let mut pos = Position::from_fen(g, "6k5/12/12/12/12/12/12/12/12/5N6/12/6K5 w 0 1").unwrap();
+            let pass = g.parse_move(&mut pos, "@@@@").unwrap();
+            pos.make(g, pass);
+            let m = g.parse_move(&mut pos, "g12f12").unwrap();
+            pos.make(g, m);
+            let pass = g.parse_move(&mut pos, "f3f4,f4f3").unwrap();
+            pos.make(g, pass);
+            let m = g.parse_move(&mut pos, "f12g12").unwrap();
+            pos.make(g, m);
+            g.game_moves(&mut pos, &mut list);
+            assert!(!list.iter().any(|&m| g.move_text(m) == "@@@@"));
         });
     }
 

@@ -419,7 +419,11 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
     let repetition_rule = match raw.repetition_rule.as_deref().unwrap_or("draw") {
         "draw" => RepetitionRule::Draw,
         "illegal" => RepetitionRule::Illegal,
-        other => return Err(err(format!("repetition_rule '{other}' is not draw or illegal"))),
+        other => {
+            return Err(err(format!(
+                "repetition_rule '{other}' is not draw or illegal"
+            )));
+        }
     };
     let mut hooks = Vec::new();
     for h in raw.hooks.iter().flatten() {
