@@ -141,3 +141,52 @@ fn a_users_variants_file_can_inherit_a_builtin_game() {
     assert_eq!(code, 2);
     assert!(err.contains("cannot read"), "{err}");
 }
+
+#[test]
+fn rules_can_be_replaced_from_the_command_line() {
+    let (code, out, err) = kirin(&[
+        "perft",
+        "--variant",
+        "chu",
+        "--rule",
+        "okazaki=true",
+        "--depth",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Nodes searched: 1296"), "{out}");
+    // Duodecimal with promotion to any type: the pawn on j11 is no longer blocked
+    // (7 promotions each to j12 and by capture on i12).
+    let fen = "1ru2kqfb2U/1pppcp1p1P1p/p1n8n/1U2p1p2p2/12/12/12/12/1P6P3/6P4P/P2PPPKB1PP1/RN1BC1QF2NR w - - 0 14";
+    let (_, out, _) = kirin(&[
+        "perft",
+        "--variant",
+        "duodecimal",
+        "--fen",
+        fen,
+        "--depth",
+        "1",
+    ]);
+    assert!(out.contains("Nodes searched: 67"), "{out}");
+    let (code, out, _) = kirin(&[
+        "perft",
+        "--variant",
+        "duodecimal",
+        "--rule",
+        "promotion_limit=none",
+        "--fen",
+        fen,
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Nodes searched: 81"), "{out}");
+    for bad in ["nonsense", "wings=2", "promotion=sideways", "stalemate=\"x"] {
+        let (code, _, err) = kirin(&["perft", "--variant", "chu", "--rule", bad, "--depth", "1"]);
+        assert_eq!(code, 2, "{bad}");
+        assert!(
+            err.starts_with("kirin: ") && !err.contains("panicked"),
+            "{bad}: {err}"
+        );
+    }
+}

@@ -67,23 +67,27 @@ struct PerftArgs {
     /// Make and unmake every leaf instead of counting the last ply in bulk.
     #[arg(long)]
     full: bool,
+    /// Replace a rule of the variant's definition, e.g. `--rule okazaki=true` or
+    /// `--rule promotion=to-zone` (keys: docs/variants.md). May be repeated.
+    #[arg(long = "rule", value_name = "KEY=VALUE")]
+    rules: Vec<String>,
 }
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    let extra = match &cli.variants_file {
+    let (user_text, extra) = match &cli.variants_file {
         Some(path) => match variants::load_file(path) {
-            Ok(specs) => specs,
+            Ok(loaded) => loaded,
             Err(e) => {
                 eprintln!("kirin: {e}");
                 return ExitCode::from(2);
             }
         },
-        None => Vec::new(),
+        None => (String::new(), Vec::new()),
     };
     let result = match cli.command {
-        Command::Perft(args) => perft(&extra, &args),
+        Command::Perft(args) => perft(&user_text, &extra, &args),
         Command::Variants => {
             for v in extra.iter().chain(variants::builtin()) {
                 say!(
@@ -146,9 +150,18 @@ pub fn setup<const W: usize>(
     Ok(pos)
 }
 
-fn perft(extra: &[variants::spec::VariantSpec], args: &PerftArgs) -> Result<(), String> {
+fn perft(
+    user_text: &str,
+    extra: &[variants::spec::VariantSpec],
+    args: &PerftArgs,
+) -> Result<(), String> {
     let spec = variants::find_in(extra, &args.variant).map_err(|e| e.to_string())?;
-    let any = AnyGame::new(spec).map_err(|e| e.to_string())?;
+    let spec = if args.rules.is_empty() {
+        spec.clone()
+    } else {
+        variants::with_rules(&spec.name, &args.rules, user_text).map_err(|e| e.to_string())?
+    };
+    let any = AnyGame::new(&spec).map_err(|e| e.to_string())?;
     with_game!(&any, g => run_perft(g, args))
 }
 

@@ -18,12 +18,52 @@ pub fn builtin() -> &'static [VariantSpec] {
     })
 }
 
-/// Reads a user's definitions file; its variants may inherit the built-in ones.
-pub fn load_file(path: &std::path::Path) -> Result<Vec<VariantSpec>, SpecError> {
+/// Reads a user's definitions file; its variants may inherit the built-in ones. Returns
+/// the file's text with its variants.
+pub fn load_file(path: &std::path::Path) -> Result<(String, Vec<VariantSpec>), SpecError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| SpecError(format!("cannot read {}: {e}", path.display())))?;
-    parse_definitions_over(&text, BUILTIN_DEFINITIONS)
-        .map_err(|e| SpecError(format!("{}: {}", path.display(), e.0)))
+    let specs = parse_definitions_over(&text, BUILTIN_DEFINITIONS)
+        .map_err(|e| SpecError(format!("{}: {}", path.display(), e.0)))?;
+    Ok((text, specs))
+}
+
+/// The variant `name` with some of its definition's keys replaced: `rules` are
+/// `key=value` pairs in the definitions format (`okazaki=true`, `promotion=to-zone`).
+/// `user_text` is a user's definitions file (may be empty) whose variants are known too.
+/// This is how a rule on which players disagree becomes a named option.
+pub fn with_rules(name: &str, rules: &[String], user_text: &str) -> Result<VariantSpec, SpecError> {
+    let mut text = format!("[[variant]]\nname = \"{name}-options\"\ninherits = \"{name}\"\n");
+    for rule in rules {
+        let (key, value) = rule
+            .split_once('=')
+            .ok_or_else(|| SpecError(format!("rule '{rule}' is not key=value")))?;
+        let (key, value) = (key.trim(), value.trim());
+        if key.is_empty() || !key.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
+            return Err(SpecError(format!("rule '{rule}': '{key}' is not a key")));
+        }
+        let literal = value == "true"
+            || value == "false"
+            || value.parse::<i64>().is_ok()
+            || value.starts_with('[');
+        let value = if literal {
+            value.to_string()
+        } else {
+            format!("\"{}\"", value.replace('\\', "\\\\").replace('"', "\\\""))
+        };
+        text += &format!("{key} = {value}\n");
+    }
+    let base = format!("{BUILTIN_DEFINITIONS}\n{user_text}");
+    let mut specs = parse_definitions_over(&text, &base).map_err(|e| {
+        SpecError(format!(
+            "--rule: {}",
+            e.0.replace(&format!("{name}-options"), name)
+        ))
+    })?;
+    let mut spec = specs.pop().expect("one variant defined");
+    spec.name = name.to_string();
+    spec.description = format!("{} ({})", spec.description, rules.join(", "));
+    Ok(spec)
 }
 
 /// Finds a variant by name among `extra` (a user's definitions) and the built-in ones.

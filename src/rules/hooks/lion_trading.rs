@@ -34,7 +34,7 @@ impl<const W: usize> Game<W> {
         let (from, to) = (m.from(), m.to());
         let via = (m.kind() == MoveKind::TwoLeg).then(|| m.aux());
         let takes_lion_at_to = to != from && lion_on(to);
-        let takes_lion_at_via = via.is_some_and(|v| lion_on(v));
+        let takes_lion_at_via = via.is_some_and(lion_on);
         if !takes_lion_at_to && !takes_lion_at_via {
             return true;
         }
