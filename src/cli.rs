@@ -39,6 +39,74 @@ enum Command {
     Perft(PerftArgs),
     /// Lists the variants kirin knows.
     Variants,
+    /// Analyses a position: prints the board and the search's lines as it deepens.
+    /// Without arguments: the chu start position for ten seconds.
+    Analyse(AnalyseArgs),
+    /// Searches a fixed set of positions to fixed depths on one thread; prints the node
+    /// total (a signature of the search) and the speed.
+    Bench {
+        /// Added to every position's depth.
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+        depth_offset: i32,
+    },
+    /// Plays the engine against itself and prints how each game ended.
+    Selfplay(SelfplayArgs),
+    /// Prints the piece values kirin derives for a variant.
+    Values {
+        #[arg(long, default_value = "chu")]
+        variant: String,
+    },
+}
+
+#[derive(clap::Args)]
+struct AnalyseArgs {
+    #[arg(long, default_value = "chu")]
+    variant: String,
+    #[arg(long)]
+    fen: Option<String>,
+    #[arg(long)]
+    start: Option<String>,
+    #[arg(long)]
+    moves: Option<String>,
+    /// Search to this depth.
+    #[arg(long)]
+    depth: Option<i32>,
+    /// Search this many milliseconds (default 10000 when no other limit is given).
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Search this many nodes.
+    #[arg(long)]
+    nodes: Option<u64>,
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+    #[arg(long = "rule", value_name = "KEY=VALUE")]
+    rules: Vec<String>,
+}
+
+#[derive(clap::Args)]
+struct SelfplayArgs {
+    #[arg(long, default_value = "courier")]
+    variant: String,
+    #[arg(long)]
+    start: Option<String>,
+    #[arg(long, default_value_t = 10)]
+    games: usize,
+    /// Milliseconds per move.
+    #[arg(long, default_value_t = 20)]
+    movetime: u64,
+    /// Plies without a capture or pawn move that end a game as a draw.
+    #[arg(long, default_value_t = 200)]
+    no_progress: u32,
+    /// Opening plies chosen at random, so that games differ.
+    #[arg(long, default_value_t = 4)]
+    random_plies: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[arg(long = "rule", value_name = "KEY=VALUE")]
+    rules: Vec<String>,
 }
 
 #[derive(clap::Args)]
@@ -88,6 +156,10 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Perft(args) => perft(&user_text, &extra, &args),
+        Command::Analyse(args) => analyse(&user_text, &extra, &args),
+        Command::Bench { depth_offset } => crate::cli_search::bench(depth_offset),
+        Command::Selfplay(args) => selfplay(&user_text, &extra, &args),
+        Command::Values { variant } => values(&user_text, &extra, &variant),
         Command::Variants => {
             for v in extra.iter().chain(variants::builtin()) {
                 say!(
@@ -150,18 +222,96 @@ pub fn setup<const W: usize>(
     Ok(pos)
 }
 
+/// Compiles the variant `name` (a user's or a built-in one) with `rules` replaced.
+fn compile(
+    user_text: &str,
+    extra: &[variants::spec::VariantSpec],
+    name: &str,
+    rules: &[String],
+) -> Result<AnyGame, String> {
+    let spec = variants::find_in(extra, name).map_err(|e| e.to_string())?;
+    let spec = if rules.is_empty() {
+        spec.clone()
+    } else {
+        variants::with_rules(&spec.name, rules, user_text).map_err(|e| e.to_string())?
+    };
+    AnyGame::new(&spec).map_err(|e| e.to_string())
+}
+
+fn analyse(
+    user_text: &str,
+    extra: &[variants::spec::VariantSpec],
+    args: &AnalyseArgs,
+) -> Result<(), String> {
+    let any = compile(user_text, extra, &args.variant, &args.rules)?;
+    let mut limits = crate::search::limits::Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        movetime: args.movetime.map(std::time::Duration::from_millis),
+        ..Default::default()
+    };
+    if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
+        limits.movetime = Some(std::time::Duration::from_secs(10));
+    }
+    with_game!(&any, g => {
+        let pos = setup(g, args.fen.as_deref(), args.start.as_deref(), args.moves.as_deref())?;
+        crate::cli_search::analyse(g, &pos, &limits, args.threads.max(1), args.hash.clamp(1, 65536));
+        Ok(())
+    })
+}
+
+fn selfplay(
+    user_text: &str,
+    extra: &[variants::spec::VariantSpec],
+    args: &SelfplayArgs,
+) -> Result<(), String> {
+    let any = compile(user_text, extra, &args.variant, &args.rules)?;
+    with_game!(&any, g => {
+        let start = setup(g, None, args.start.as_deref(), None)?;
+        let (mut white, mut black, mut draws) = (0, 0, 0);
+        for i in 0..args.games {
+            let r = crate::cli_search::selfplay_game(
+                g,
+                &start,
+                std::time::Duration::from_millis(args.movetime),
+                args.seed.wrapping_add(i as u64),
+                args.random_plies,
+                args.no_progress,
+                2000,
+            )?;
+            match r.result {
+                "1-0" => white += 1,
+                "0-1" => black += 1,
+                _ => draws += 1,
+            }
+            say!("game {:>3}: {:7} {:>4} plies  {}", i + 1, r.result, r.plies, r.reason);
+        }
+        say!("{}: +{white} -{black} ={draws} (White's view)", g.spec.name);
+        Ok(())
+    })
+}
+
+fn values(
+    user_text: &str,
+    extra: &[variants::spec::VariantSpec],
+    name: &str,
+) -> Result<(), String> {
+    let any = compile(user_text, extra, name, &[])?;
+    with_game!(&any, g => {
+        let e = crate::eval::Eval::new(g);
+        for (t, p) in g.spec.pieces.iter().enumerate() {
+            say!("{:>3} {:>6}  {} ({})", p.letter, e.values[t], p.name, p.betza);
+        }
+        Ok(())
+    })
+}
+
 fn perft(
     user_text: &str,
     extra: &[variants::spec::VariantSpec],
     args: &PerftArgs,
 ) -> Result<(), String> {
-    let spec = variants::find_in(extra, &args.variant).map_err(|e| e.to_string())?;
-    let spec = if args.rules.is_empty() {
-        spec.clone()
-    } else {
-        variants::with_rules(&spec.name, &args.rules, user_text).map_err(|e| e.to_string())?
-    };
-    let any = AnyGame::new(&spec).map_err(|e| e.to_string())?;
+    let any = compile(user_text, extra, &args.variant, &args.rules)?;
     with_game!(&any, g => run_perft(g, args))
 }
 

@@ -6,6 +6,9 @@
 //! - [`variants`]: the games, defined as data.
 
 pub mod cli;
+pub mod cli_search;
 pub mod core;
+pub mod eval;
 pub mod rules;
+pub mod search;
 pub mod variants;

@@ -62,6 +62,10 @@ impl<const W: usize> Game<W> {
                 if we_bare && they_bare {
                     return end(Verdict::Draw, "both kings bare");
                 }
+                if they_bare {
+                    // They were bared and did not bare us back on their move.
+                    return end(Verdict::Win, "bare king");
+                }
                 if !we_bare {
                     return None;
                 }

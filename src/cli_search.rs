@@ -1,0 +1,301 @@
+//! Command-line front ends of the search: `analyse`, `bench` and `selfplay`.
+
+use crate::core::{Move, MoveKind};
+use crate::eval::Eval;
+use crate::rules::fen::piece_symbol;
+use crate::rules::{Game, MoveList, Position};
+use crate::search::limits::Limits;
+use crate::search::tt::Table;
+use crate::search::{self, Info, score_text};
+use crate::variants::spec::Verdict;
+use rand::{Rng, SeedableRng};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// The board as text, rank numbers on the left, files below; holes blank.
+pub fn board_text<const W: usize>(game: &Game<W>, pos: &Position<W>) -> String {
+    let g = &game.geo;
+    let mut out = String::new();
+    for rank in (0..g.height).rev() {
+        out += &format!("{:>3} ", rank + 1);
+        for file in 0..g.width {
+            let sq = rank * g.width + file;
+            let cell = if g.holes[sq] {
+                "   ".to_string()
+            } else if pos.board[sq] == 0 {
+                "  .".to_string()
+            } else {
+                format!("{:>3}", piece_symbol(game, pos.board[sq]))
+            };
+            out += &cell;
+        }
+        out.push('\n');
+    }
+    out += "    ";
+    for file in 0..g.width {
+        out += &format!("  {}", (b'a' + file as u8) as char);
+    }
+    out += &format!(
+        "\n{} to move   {}\n",
+        if pos.side == 0 { "White" } else { "Black" },
+        pos.to_fen(game)
+    );
+    out
+}
+
+/// A move for people: the piece letter, `-` or `x`, and the squares (`Ne5xe6xe7` for a
+/// Lion's double capture, `pass` for a pass).
+pub fn readable<const W: usize>(game: &Game<W>, pos: &Position<W>, m: Move) -> String {
+    let g = &game.geo;
+    let piece = piece_symbol(game, pos.board[m.from()]).to_ascii_uppercase();
+    let sep = |sq: usize| if pos.board[sq] != 0 { "x" } else { "-" };
+    let mut s = match m.kind() {
+        MoveKind::Pass => return "pass".to_string(),
+        MoveKind::Castle => format!("{piece}{}-{} (castles)", g.name(m.from()), g.name(m.to())),
+        MoveKind::TwoLeg if m.to() == m.from() => {
+            format!("{piece}{}x{}!", g.name(m.from()), g.name(m.aux()))
+        }
+        MoveKind::TwoLeg => format!(
+            "{piece}{}x{}{}{}",
+            g.name(m.from()),
+            g.name(m.aux()),
+            sep(m.to()),
+            g.name(m.to())
+        ),
+        MoveKind::EnPassant => format!("{piece}{}x{} e.p.", g.name(m.from()), g.name(m.to())),
+        _ => format!(
+            "{piece}{}{}{}",
+            g.name(m.from()),
+            sep(m.to()),
+            g.name(m.to())
+        ),
+    };
+    if let Some(p) = m.promotes_to() {
+        let letter = &game.spec.pieces[p / 2].letter;
+        s += &if letter.starts_with('+') {
+            "+".to_string()
+        } else {
+            format!("={}", letter.to_ascii_uppercase())
+        };
+    }
+    s
+}
+
+/// A principal variation in readable notation.
+pub fn pv_text<const W: usize>(game: &Game<W>, pos: &Position<W>, pv: &[Move]) -> String {
+    let mut p = pos.clone();
+    let mut parts = Vec::new();
+    for &m in pv {
+        parts.push(readable(game, &p, m));
+        p.make(game, m);
+    }
+    parts.join(" ")
+}
+
+/// `kirin analyse`: the board, then one line per completed iteration.
+pub fn analyse<const W: usize>(
+    game: &Game<W>,
+    pos: &Position<W>,
+    limits: &Limits,
+    threads: usize,
+    hash_mb: usize,
+) {
+    println!("{}", board_text(game, pos));
+    let eval = Eval::new(game);
+    let tt = Table::new(hash_mb);
+    let stop = AtomicBool::new(false);
+    println!(
+        "{:>5} {:>10} {:>12} {:>10} {:>8}  pv",
+        "depth", "score", "nodes", "nps", "time"
+    );
+    let mut report = |i: &Info| {
+        let secs = i.time.as_secs_f64();
+        println!(
+            "{:>2}/{:<2} {:>10} {:>12} {:>10.0} {:>8.2}  {}",
+            i.depth,
+            i.seldepth,
+            score_text(i.score),
+            i.nodes,
+            i.nodes as f64 / secs.max(1e-6),
+            secs,
+            pv_text(game, pos, &i.pv)
+        );
+    };
+    let r = search::search(game, &eval, pos, limits, threads, &tt, &stop, &mut report);
+    match r.best {
+        Some(m) => println!(
+            "best move {} ({}), {} nodes in {:.2} s",
+            game.move_text(m),
+            readable(game, pos, m),
+            r.nodes,
+            r.time.as_secs_f64()
+        ),
+        None => println!("no legal move"),
+    }
+}
+
+/// One bench position: variant, FEN and depth.
+pub struct BenchPosition {
+    pub variant: &'static str,
+    pub fen: &'static str,
+    pub depth: i32,
+}
+
+/// The positions of `kirin bench`: each variant's start and a middlegame from its suite.
+pub const BENCH: &[BenchPosition] = &[
+    BenchPosition {
+        variant: "chess",
+        fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        depth: 8,
+    },
+    BenchPosition {
+        variant: "chess",
+        fen: "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        depth: 6,
+    },
+    BenchPosition {
+        variant: "courier",
+        fen: "rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR w - - 0 1",
+        depth: 7,
+    },
+    BenchPosition {
+        variant: "courier",
+        fen: "r3mkewbe1r/1pp5ppp1/2nppbfp1n2/p4pp4p/P4PP4P/3PP1FP1N2/RPPN4PPP1/2EBMK1WBE1R w - - 3 11",
+        depth: 6,
+    },
+    BenchPosition {
+        variant: "courier-modern",
+        fen: "rnebwfkmbenr/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/RNEBWFKMBENR w - - 0 1",
+        depth: 7,
+    },
+    BenchPosition {
+        variant: "sho",
+        fen: "lnsgkgsnl/1r2e2b1/ppppppppp/9/9/9/PPPPPPPPP/1B2E2R1/LNSGKGSNL w 0 1",
+        depth: 7,
+    },
+    BenchPosition {
+        variant: "sho",
+        fen: "ln2g3l/2r1eskb1/pp2s1n1p/3pg2P1/4pp3/2pG1P3/PP1PS3P/1B1SG1R2/LN2K2NL w - - 0 25",
+        depth: 6,
+    },
+    BenchPosition {
+        variant: "duodecimal",
+        fen: "rnubckqfbunr/pppppppppppp/12/12/12/12/12/12/12/12/PPPPPPPPPPPP/RNUBCKQFBUNR w - - 0 1",
+        depth: 6,
+    },
+    BenchPosition {
+        variant: "chu",
+        fen: "lfcsgekgscfl/a1b1txot1b1a/mvrhdqndhrvm/pppppppppppp/3i4i3/12/12/3I4I3/PPPPPPPPPPPP/MVRHDNQDHRVM/A1B1TOXT1B1A/LFCSGKEGSCFL w 0 1",
+        depth: 5,
+    },
+];
+
+/// `kirin bench`: every bench position searched to its depth on one thread with an empty
+/// 16 MiB table. The node total is a signature of the search: it changes only when the
+/// search (or move generation, or evaluation) changes.
+pub fn bench(depth_offset: i32) -> Result<(), String> {
+    let mut total = 0u64;
+    let start = Instant::now();
+    for b in BENCH {
+        let any = crate::variants::AnyGame::builtin(b.variant).map_err(|e| e.to_string())?;
+        let nodes =
+            crate::with_game!(&any, g => bench_one(g, b.fen, (b.depth + depth_offset).max(1))?);
+        println!(
+            "{:16} depth {:2} nodes {:>10}  {}",
+            b.variant,
+            (b.depth + depth_offset).max(1),
+            nodes,
+            b.fen
+        );
+        total += nodes;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!("Nodes searched: {total}");
+    println!("Nodes/second: {:.0}", total as f64 / secs.max(1e-9));
+    Ok(())
+}
+
+fn bench_one<const W: usize>(game: &Game<W>, fen: &str, depth: i32) -> Result<u64, String> {
+    let pos = Position::from_fen(game, fen).map_err(|e| e.to_string())?;
+    let eval = Eval::new(game);
+    let tt = Table::new(16);
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Default::default()
+    };
+    let r = search::search(game, &eval, &pos, &limits, 1, &tt, &stop, &mut |_| {});
+    Ok(r.nodes)
+}
+
+/// How a self-play game ended.
+pub struct GameRecord {
+    pub result: &'static str,
+    pub reason: String,
+    pub plies: usize,
+}
+
+/// Plays one game of the engine against itself, `movetime` per move, the first
+/// `random_plies` moves chosen at random (seeded) so that games differ. A game ends by a
+/// rule of the variant or, failing that, when `no_progress` plies pass without a capture
+/// or a pawn move (`max_plies` bounds it in any case).
+pub fn selfplay_game<const W: usize>(
+    game: &Game<W>,
+    start: &Position<W>,
+    movetime: Duration,
+    seed: u64,
+    random_plies: usize,
+    no_progress: u32,
+    max_plies: usize,
+) -> Result<GameRecord, String> {
+    let eval = Eval::new(game);
+    let tt = Table::new(16);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut pos = start.clone();
+    let mut plies = 0;
+    loop {
+        if let Some(o) = game.outcome(&mut pos) {
+            let white_wins = (o.verdict == Verdict::Win) == (pos.side == 0);
+            let result = match o.verdict {
+                Verdict::Draw => "1/2-1/2",
+                _ if white_wins => "1-0",
+                _ => "0-1",
+            };
+            return Ok(GameRecord {
+                result,
+                reason: o.reason.to_string(),
+                plies,
+            });
+        }
+        if pos.halfmove >= no_progress || plies >= max_plies {
+            return Ok(GameRecord {
+                result: "1/2-1/2",
+                reason: "no-progress limit".into(),
+                plies,
+            });
+        }
+        let mut list = MoveList::new();
+        game.game_moves(&mut pos, &mut list);
+        let m = if plies < random_plies {
+            list[rng.gen_range(0..list.len())]
+        } else {
+            let stop = AtomicBool::new(false);
+            let limits = Limits {
+                movetime: Some(movetime),
+                ..Default::default()
+            };
+            let r = search::search(game, &eval, &pos, &limits, 1, &tt, &stop, &mut |_| {});
+            r.best
+                .ok_or("the search returned no move in a position with legal moves")?
+        };
+        if !list.contains(&m) {
+            return Err(format!(
+                "illegal move {} in {}",
+                game.move_text(m),
+                pos.to_fen(game)
+            ));
+        }
+        pos.make(game, m);
+        plies += 1;
+    }
+}

@@ -1,0 +1,112 @@
+//! Search limits for every protocol, and the time bounds derived from them.
+
+use std::time::{Duration, Instant};
+
+/// What bounds a search. Every field is optional; with none the search runs until stopped.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<Duration>,
+    /// Time left on the mover's clock, its increment, and moves to the next time control.
+    pub time: Option<Duration>,
+    pub inc: Duration,
+    pub movestogo: Option<u32>,
+    /// Search until told to stop (analysis, pondering).
+    pub infinite: bool,
+}
+
+/// Soft and hard time bounds: the soft one is checked between iterations (and stretched
+/// or shrunk by how stable the best move is), the hard one during the search.
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    pub start: Instant,
+    pub soft: Option<Duration>,
+    pub hard: Option<Duration>,
+}
+
+/// Time kept back for the GUI and process scheduling.
+const OVERHEAD: Duration = Duration::from_millis(15);
+
+impl Clock {
+    pub fn new(limits: &Limits) -> Clock {
+        let start = Instant::now();
+        if limits.infinite {
+            return Clock {
+                start,
+                soft: None,
+                hard: None,
+            };
+        }
+        if let Some(mt) = limits.movetime {
+            let t = mt.saturating_sub(OVERHEAD.min(mt / 4));
+            return Clock {
+                start,
+                soft: Some(t),
+                hard: Some(t),
+            };
+        }
+        if let Some(left) = limits.time {
+            let usable = left.saturating_sub(OVERHEAD.min(left / 4));
+            let moves = limits.movestogo.unwrap_or(30).clamp(1, 40);
+            let soft = (usable / moves + limits.inc.mul_f32(0.75)).min(usable / 2);
+            let hard = (soft * 4).min(usable / 3).max(soft);
+            return Clock {
+                start,
+                soft: Some(soft.max(Duration::from_millis(1))),
+                hard: Some(hard.max(Duration::from_millis(1))),
+            };
+        }
+        Clock {
+            start,
+            soft: None,
+            hard: None,
+        }
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// True when the hard bound has passed.
+    pub fn hard_passed(&self) -> bool {
+        self.hard.is_some_and(|h| self.elapsed() >= h)
+    }
+
+    /// True when the soft bound, scaled by `factor`, has passed.
+    pub fn soft_passed(&self, factor: f64) -> bool {
+        self.soft
+            .is_some_and(|s| self.elapsed().as_secs_f64() >= s.as_secs_f64() * factor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_stay_inside_the_clock() {
+        let l = Limits {
+            time: Some(Duration::from_millis(1000)),
+            inc: Duration::from_millis(10),
+            ..Default::default()
+        };
+        let c = Clock::new(&l);
+        assert!(c.soft.unwrap() < Duration::from_millis(100));
+        assert!(c.hard.unwrap() <= Duration::from_millis(330));
+        let l = Limits {
+            time: Some(Duration::from_millis(20)),
+            ..Default::default()
+        };
+        let c = Clock::new(&l);
+        assert!(c.hard.unwrap() <= Duration::from_millis(10));
+        assert!(
+            Clock::new(&Limits {
+                infinite: true,
+                ..Default::default()
+            })
+            .hard
+            .is_none()
+        );
+    }
+}

@@ -1,0 +1,698 @@
+//! Alpha-beta search, generic over the bitboard width and so monomorphised per board size:
+//! iterative deepening with aspiration windows, principal variation search, quiescence
+//! with static exchange evaluation, null-move pruning, late move reductions, killer,
+//! history and counter-move ordering, check extensions and mate-distance scores, with the
+//! variants' own results (stalemate verdicts, repetition rules, bare king, loss of the last
+//! royal) in the tree. Lazy SMP: every thread searches the same root, sharing only the
+//! transposition table, the stop flag and a node counter.
+
+pub mod limits;
+pub mod see;
+pub mod tt;
+
+use crate::core::{Move, MoveKind};
+use crate::eval::Eval;
+use crate::rules::game::Game;
+use crate::rules::movegen::MoveList;
+use crate::rules::position::Position;
+use crate::variants::spec::{BareKing, RepetitionRule, Verdict};
+use limits::{Clock, Limits};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::Duration;
+use tt::{Bound, Table};
+
+pub const MATE: i32 = 30000;
+/// Scores beyond this are mates (or wins by a rule) in a known number of plies.
+pub const MATE_BOUND: i32 = MATE - 1000;
+const INF: i32 = 31000;
+const MAX_PLY: usize = 120;
+
+/// One line of search progress.
+#[derive(Clone, Debug)]
+pub struct Info {
+    pub depth: i32,
+    pub seldepth: usize,
+    pub score: i32,
+    pub nodes: u64,
+    pub time: Duration,
+    pub hashfull: usize,
+    pub pv: Vec<Move>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub score: i32,
+    pub depth: i32,
+    pub nodes: u64,
+    pub time: Duration,
+}
+
+/// A score as text: `cp N` or `mate N` (moves, negative when being mated).
+pub fn score_text(score: i32) -> String {
+    if score.abs() >= MATE_BOUND {
+        let plies = MATE - score.abs();
+        let moves = (plies + 1) / 2;
+        format!("mate {}", if score > 0 { moves } else { -moves })
+    } else {
+        format!("cp {score}")
+    }
+}
+
+/// What the threads share.
+struct Shared<'a> {
+    tt: &'a Table,
+    stop: &'a AtomicBool,
+    nodes: AtomicU64,
+}
+
+/// Searches `pos` within `limits` on `threads` threads, calling `report` after every
+/// completed iteration of the main thread. Setting `stop` ends the search early.
+pub fn search<const W: usize>(
+    game: &Game<W>,
+    eval: &Eval,
+    pos: &Position<W>,
+    limits: &Limits,
+    threads: usize,
+    tt: &Table,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(&Info),
+) -> SearchResult {
+    tt.new_search();
+    let shared = Shared {
+        tt,
+        stop,
+        nodes: AtomicU64::new(0),
+    };
+    let clock = Clock::new(limits);
+    let threads = threads.max(1);
+    let (main, helpers) = std::thread::scope(|s| {
+        let handles: Vec<_> = (1..threads)
+            .map(|id| {
+                let shared = &shared;
+                let pos = pos.clone();
+                s.spawn(move || {
+                    let mut w = Worker::new(game, eval, shared, clock, limits, pos, id);
+                    w.iterate(&mut |_| {})
+                })
+            })
+            .collect();
+        let mut w = Worker::new(game, eval, &shared, clock, limits, pos.clone(), 0);
+        let main = w.iterate(report);
+        stop.store(true, Relaxed);
+        let helpers: Vec<_> = handles.into_iter().filter_map(|h| h.join().ok()).collect();
+        (main, helpers)
+    });
+    // The deepest completed iteration wins; the main thread on a tie.
+    let mut best = main;
+    for h in helpers {
+        if h.depth > best.depth && h.best.is_some() {
+            best = h;
+        }
+    }
+    best.nodes = shared.nodes.load(Relaxed);
+    best.time = clock.elapsed();
+    best
+}
+
+struct Worker<'a, const W: usize> {
+    game: &'a Game<W>,
+    eval: &'a Eval,
+    shared: &'a Shared<'a>,
+    clock: Clock,
+    limits: &'a Limits,
+    pos: Position<W>,
+    id: usize,
+    nodes: u64,
+    unreported: u64,
+    stopped: bool,
+    seldepth: usize,
+    killers: Vec<[Option<Move>; 2]>,
+    history: Vec<i32>,
+    counter: Vec<Option<Move>>,
+    /// The move made at each ply and the board code of the piece that made it.
+    stack: Vec<Option<(Move, u8)>>,
+    pv: Vec<[Option<Move>; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+}
+
+impl<'a, const W: usize> Worker<'a, W> {
+    fn new(
+        game: &'a Game<W>,
+        eval: &'a Eval,
+        shared: &'a Shared<'a>,
+        clock: Clock,
+        limits: &'a Limits,
+        pos: Position<W>,
+        id: usize,
+    ) -> Self {
+        let n = 2 * game.types * game.squares;
+        Worker {
+            game,
+            eval,
+            shared,
+            clock,
+            limits,
+            pos,
+            id,
+            nodes: 0,
+            unreported: 0,
+            stopped: false,
+            seldepth: 0,
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: vec![0; n],
+            counter: vec![None; n],
+            stack: vec![None; MAX_PLY + 1],
+            pv: vec![[None; MAX_PLY]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY],
+        }
+    }
+
+    /// Iterative deepening; returns the last completed iteration's result.
+    fn iterate(&mut self, report: &mut dyn FnMut(&Info)) -> SearchResult {
+        let mut result = SearchResult {
+            best: None,
+            ponder: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            time: Duration::ZERO,
+        };
+        let mut root = MoveList::new();
+        self.game.game_moves(&mut self.pos, &mut root);
+        if root.is_empty() {
+            return result;
+        }
+        result.best = Some(root[0]);
+        let max_depth = self
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 10)
+            .min(MAX_PLY as i32 - 10);
+        let mut score = 0;
+        let mut stable = 0;
+        let first = 1 + (self.id & 1) as i32;
+        for depth in first..=max_depth.max(1) {
+            self.seldepth = 0;
+            let mut window = 35;
+            let (mut alpha, mut beta) = if depth >= 4 {
+                (score - window, score + window)
+            } else {
+                (-INF, INF)
+            };
+            let s = loop {
+                let s = self.search(depth, alpha, beta, 0, true);
+                if self.stopped {
+                    break s;
+                }
+                if s <= alpha {
+                    alpha = (alpha - window).max(-INF);
+                } else if s >= beta {
+                    beta = (beta + window).min(INF);
+                } else {
+                    break s;
+                }
+                window *= 2;
+                if window > 1000 {
+                    alpha = -INF;
+                    beta = INF;
+                }
+            };
+            if self.stopped && depth > first {
+                break;
+            }
+            if let Some(m) = self.pv[0][0] {
+                if result.best == Some(m) {
+                    stable += 1;
+                } else {
+                    stable = 0;
+                }
+                result.best = Some(m);
+                result.ponder = if self.pv_len[0] > 1 {
+                    self.pv[0][1]
+                } else {
+                    None
+                };
+            }
+            score = s;
+            result.score = s;
+            result.depth = depth;
+            if self.id == 0 {
+                self.flush_nodes();
+                report(&Info {
+                    depth,
+                    seldepth: self.seldepth,
+                    score: s,
+                    nodes: self.shared.nodes.load(Relaxed),
+                    time: self.clock.elapsed(),
+                    hashfull: self.shared.tt.hashfull(),
+                    pv: (0..self.pv_len[0]).filter_map(|i| self.pv[0][i]).collect(),
+                });
+                let factor = if stable >= 3 {
+                    0.6
+                } else if stable == 0 {
+                    1.4
+                } else {
+                    1.0
+                };
+                if self.clock.soft_passed(factor)
+                    || (s.abs() >= MATE_BOUND && depth >= 2 * (MATE - s.abs()) + 4)
+                {
+                    break;
+                }
+            }
+            if self.stopped || self.shared.stop.load(Relaxed) {
+                break;
+            }
+        }
+        self.flush_nodes();
+        result
+    }
+
+    fn flush_nodes(&mut self) {
+        self.shared.nodes.fetch_add(self.unreported, Relaxed);
+        self.unreported = 0;
+    }
+
+    /// Counts a node; every 1024 nodes publishes the count and checks the limits.
+    #[inline]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        self.unreported += 1;
+        if self.unreported >= 1024 {
+            self.flush_nodes();
+            if self.id == 0 {
+                let over_nodes = self
+                    .limits
+                    .nodes
+                    .is_some_and(|n| self.shared.nodes.load(Relaxed) >= n);
+                if over_nodes || self.clock.hard_passed() {
+                    self.shared.stop.store(true, Relaxed);
+                }
+            }
+            if self.shared.stop.load(Relaxed) {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    /// The score of a position without legal moves for the side to move.
+    fn no_moves(&self, in_check: bool, ply: usize) -> i32 {
+        if in_check {
+            return -MATE + ply as i32;
+        }
+        match self.game.spec.stalemate {
+            Verdict::Loss => -MATE + ply as i32,
+            Verdict::Win => MATE - ply as i32,
+            Verdict::Draw => 0,
+        }
+    }
+
+    /// A result by rule before any move is searched: the move rule, repetition (as a
+    /// draw), and the bare-king rules.
+    fn rule_result(&self, ply: usize) -> Option<i32> {
+        let g = self.game;
+        let pos = &self.pos;
+        if g.spec.move_rule > 0 && pos.halfmove >= g.spec.move_rule {
+            return Some(0);
+        }
+        if g.spec.repetition_rule == RepetitionRule::Draw && pos.repetitions() > 0 {
+            return Some(0);
+        }
+        let us = pos.side;
+        match g.spec.bare_king {
+            BareKing::Play => None,
+            BareKing::Draw => (g.is_bare(pos, us) || g.is_bare(pos, us ^ 1)).then_some(0),
+            BareKing::LossUnlessRebare => {
+                let (we, they) = (g.is_bare(pos, us), g.is_bare(pos, us ^ 1));
+                if we && they {
+                    Some(0)
+                } else if they {
+                    Some(MATE - ply as i32)
+                } else if we {
+                    let others = pos.by_color[us ^ 1].andnot(pos.royals(g, us ^ 1)).count();
+                    (others >= 2).then_some(-MATE + ply as i32)
+                } else {
+                    None
+                }
+            }
+        }
+    }
+
+    fn is_capture(&self, m: Move) -> bool {
+        match m.kind() {
+            MoveKind::EnPassant | MoveKind::TwoLeg => true,
+            MoveKind::Pass | MoveKind::Castle => false,
+            _ => self.pos.board[m.to()] != 0,
+        }
+    }
+
+    /// Material the move wins at once (victims, promotion gain), for ordering.
+    fn gain(&self, m: Move) -> i32 {
+        let e = self.eval;
+        let b = &self.pos.board;
+        let mut v = match m.kind() {
+            MoveKind::EnPassant | MoveKind::TwoLeg => e.value_of(b[m.aux()]),
+            _ => 0,
+        };
+        if m.to() != m.from() && m.kind() != MoveKind::Castle {
+            v += e.value_of(b[m.to()]);
+        }
+        if let Some(p) = m.promotes_to() {
+            v += e.values[p / 2] - e.value_of(b[m.from()]);
+        }
+        v
+    }
+
+    fn order(&self, list: &MoveList, tt_move: Option<Move>, ply: usize) -> Vec<i32> {
+        let prev = self.stack[ply.saturating_sub(1)].filter(|_| ply > 0);
+        let counter = prev
+            .and_then(|(m, code)| self.counter[(code as usize - 1) * self.game.squares + m.to()]);
+        list.iter()
+            .map(|&m| {
+                if Some(m) == tt_move {
+                    return 10_000_000;
+                }
+                let gain = self.gain(m);
+                if self.is_capture(m) || m.promotes_to().is_some() {
+                    let attacker = self.eval.value_of(self.pos.board[m.from()]);
+                    return 1_000_000 + gain * 8 - attacker / 8;
+                }
+                if self.killers[ply][0] == Some(m) {
+                    return 900_000;
+                }
+                if self.killers[ply][1] == Some(m) {
+                    return 890_000;
+                }
+                if counter == Some(m) {
+                    return 880_000;
+                }
+                self.history[self.history_index(m)]
+            })
+            .collect()
+    }
+
+    #[inline]
+    fn history_index(&self, m: Move) -> usize {
+        let code = self.pos.board[m.from()].max(1);
+        (code as usize - 1) * self.game.squares + m.to()
+    }
+
+    fn reward_quiet(&mut self, m: Move, ply: usize, depth: i32, tried: &[Move]) {
+        if self.killers[ply][0] != Some(m) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(m);
+        }
+        let bonus = (depth * depth).min(400);
+        let idx = self.history_index(m);
+        self.history[idx] += bonus - self.history[idx] * bonus / 16384;
+        for &q in tried {
+            let i = self.history_index(q);
+            self.history[i] -= bonus + self.history[i] * bonus / 16384;
+        }
+        if ply > 0
+            && let Some((pm, code)) = self.stack[ply - 1]
+        {
+            self.counter[(code as usize - 1) * self.game.squares + pm.to()] = Some(m);
+        }
+    }
+
+    fn has_pieces(&self) -> bool {
+        let us = self.pos.side;
+        let mut others = self.pos.by_color[us].andnot(self.pos.royals(self.game, us));
+        for t in 0..self.game.types {
+            let pc = 2 * t + us;
+            if self.game.is_pawn[pc] {
+                others = others.andnot(self.pos.by_piece[pc]);
+            }
+        }
+        others.any()
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = Some(m);
+        let next = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..next {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = next;
+    }
+
+    fn search(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        null_ok: bool,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        if self.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let g = self.game;
+        let pv_node = beta - alpha > 1;
+        if self.pos.royals(g, self.pos.side).is_empty() {
+            return -MATE + ply as i32;
+        }
+        if ply > 0 {
+            if let Some(s) = self.rule_result(ply) {
+                return s;
+            }
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if ply >= MAX_PLY - 2 {
+            return self.eval.evaluate(g, &self.pos);
+        }
+        let in_check = g.in_check(&self.pos);
+        let depth = if in_check && g.uses_check() {
+            depth + 1
+        } else {
+            depth
+        };
+        if depth <= 0 {
+            return self.quiesce(alpha, beta, ply);
+        }
+        let key = self.pos.key;
+        let hit = self.shared.tt.probe(key);
+        let tt_move = hit.and_then(|h| h.mv);
+        if let Some(h) = hit
+            && !pv_node
+            && h.depth >= depth
+        {
+            let s = from_tt(h.score, ply);
+            match h.bound {
+                Bound::Exact => return s,
+                Bound::Lower if s >= beta => return s,
+                Bound::Upper if s <= alpha => return s,
+                _ => {}
+            }
+        }
+        let static_eval = if in_check {
+            -INF
+        } else {
+            self.eval.evaluate(g, &self.pos)
+        };
+        if !pv_node
+            && !in_check
+            && depth <= 3
+            && beta.abs() < MATE_BOUND
+            && static_eval - 120 * depth >= beta
+        {
+            return static_eval;
+        }
+        if !pv_node
+            && !in_check
+            && null_ok
+            && depth >= 3
+            && static_eval >= beta
+            && self.has_pieces()
+        {
+            let r = 2 + depth / 4;
+            let u = self.pos.make_null(g);
+            self.stack[ply] = None;
+            let s = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+            self.pos.unmake_null(u);
+            if self.stopped {
+                return 0;
+            }
+            if s >= beta {
+                return if s >= MATE_BOUND { beta } else { s };
+            }
+        }
+        let mut list = MoveList::new();
+        g.legal_moves(&mut self.pos, &mut list);
+        let mut keys = self.order(&list, tt_move, ply);
+        let repetition_illegal = g.spec.repetition_rule == RepetitionRule::Illegal && !in_check;
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut legal = 0;
+        let mut tried: Vec<Move> = Vec::new();
+        let original_alpha = alpha;
+        for i in 0..list.len() {
+            let j = (i..list.len())
+                .max_by_key(|&j| keys[j])
+                .expect("non-empty range");
+            list.swap(i, j);
+            keys.swap(i, j);
+            let m = list[i];
+            let quiet = !self.is_capture(m) && m.promotes_to().is_none();
+            let moved = self.pos.board[m.from()];
+            let u = self.pos.make(g, m);
+            if repetition_illegal && self.pos.repetitions() > 0 {
+                self.pos.unmake(m, u);
+                continue;
+            }
+            legal += 1;
+            self.stack[ply] = Some((m, moved.max(1)));
+            let new_depth = depth - 1;
+            let mut score;
+            if legal == 1 {
+                score = -self.search(new_depth, -beta, -alpha, ply + 1, true);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && quiet && !in_check && legal > 3 {
+                    r = (0.75 + (depth as f64).ln() * (legal as f64).ln() / 2.25) as i32;
+                    if pv_node {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.search(new_depth, -alpha - 1, -alpha, ply + 1, true);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search(new_depth, -beta, -alpha, ply + 1, true);
+                }
+            }
+            self.pos.unmake(m, u);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        if quiet {
+                            self.reward_quiet(m, ply, depth, &tried);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet {
+                tried.push(m);
+            }
+        }
+        if legal == 0 {
+            return self.no_moves(in_check, ply);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared
+            .tt
+            .store(key, best_move, to_tt(best, ply), depth, bound);
+        best
+    }
+
+    fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = ply;
+        if self.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let g = self.game;
+        if self.pos.royals(g, self.pos.side).is_empty() {
+            return -MATE + ply as i32;
+        }
+        if ply >= MAX_PLY - 2 {
+            return self.eval.evaluate(g, &self.pos);
+        }
+        let in_check = g.uses_check() && g.in_check(&self.pos);
+        let mut best = -INF;
+        if !in_check {
+            best = self.eval.evaluate(g, &self.pos);
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+        let mut list = MoveList::new();
+        g.legal_moves(&mut self.pos, &mut list);
+        if list.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { best };
+        }
+        if !in_check {
+            list.retain(|m| self.is_capture(*m) || m.promotes_to().is_some());
+        }
+        let mut keys: Vec<i32> = list
+            .iter()
+            .map(|&m| self.gain(m) * 8 - self.eval.value_of(self.pos.board[m.from()]) / 8)
+            .collect();
+        for i in 0..list.len() {
+            let j = (i..list.len())
+                .max_by_key(|&j| keys[j])
+                .expect("non-empty range");
+            list.swap(i, j);
+            keys.swap(i, j);
+            let m = list[i];
+            if !in_check && see::see(g, self.eval, &self.pos, m) < 0 {
+                continue;
+            }
+            let u = self.pos.make(g, m);
+            let score = -self.quiesce(-beta, -alpha, ply + 1);
+            self.pos.unmake(m, u);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
