@@ -162,6 +162,9 @@ fn lion_moves_and_the_single_pass() {
     let mut pos = place(&g, "Ka1 kl12 Ne5", 'w');
     let m = g.parse_move(&mut pos, "e5f6,f6e5").unwrap();
     assert_eq!(m.kind(), MoveKind::Pass);
+    // A double move whose first step lands on an empty square is the plain jump.
+    let jump = g.parse_move(&mut pos, "e5e7").unwrap();
+    assert_eq!(g.parse_move(&mut pos, "e5e6,e6e7"), Ok(jump));
 }
 
 #[test]

@@ -64,6 +64,23 @@ impl<const W: usize> Game<W> {
         }
     }
 
+    /// `a b,b c` where `b` is empty and `c` differs from `a` is the plain move `a c` (a
+    /// double move whose first step lands on an empty square is the jump); any promotion
+    /// suffix is kept.
+    fn plain_jump_text(&self, pos: &Position<W>, text: &str) -> Option<String> {
+        let (first, second) = text.split_once(',')?;
+        if !first.is_ascii() || !second.is_ascii() || first.len() < 4 {
+            return None;
+        }
+        let split = first[1..].find(|c: char| c.is_ascii_lowercase())? + 1;
+        let (a, b) = (&first[..split], &first[split..]);
+        let via = self.geo.parse_square(b).ok()?;
+        let rest = second.strip_prefix(b)?;
+        let end: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
+        let suffix = &rest[end.len()..];
+        (pos.board[via] == 0 && end != a && !end.is_empty()).then(|| format!("{a}{end}{suffix}"))
+    }
+
     /// Finds the legal move written as `text`. A trailing `=` (decline promotion) is
     /// accepted on a move that does not promote.
     pub fn parse_move(&self, pos: &mut Position<W>, text: &str) -> Result<Move, String> {
@@ -77,11 +94,12 @@ impl<const W: usize> Game<W> {
         {
             return Ok(pass);
         }
+        let wanted = self.plain_jump_text(pos, wanted).unwrap_or_else(|| wanted.to_string());
         let found = list.iter().copied().find(|&m| {
             self.move_text(m) == wanted && !(wanted.len() < text.len() && m.promotes_to().is_some())
         });
         found.ok_or_else(|| {
-            if self.is_pass_text(pos, wanted) {
+            if self.is_pass_text(pos, &wanted) {
                 return "no pass is possible here".to_string();
             }
             if text.is_empty() {
