@@ -48,6 +48,10 @@ enum Command {
         /// Added to every position's depth.
         #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
         depth_offset: i32,
+        /// Search threads (with more than one the node count is not deterministic; use
+        /// it to measure time to depth).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// Plays the engine against itself and prints how each game ended.
     Selfplay(SelfplayArgs),
@@ -157,7 +161,10 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(args) => perft(&user_text, &extra, &args),
         Command::Analyse(args) => analyse(&user_text, &extra, &args),
-        Command::Bench { depth_offset } => crate::cli_search::bench(depth_offset),
+        Command::Bench {
+            depth_offset,
+            threads,
+        } => crate::cli_search::bench(depth_offset, threads.max(1)),
         Command::Selfplay(args) => selfplay(&user_text, &extra, &args),
         Command::Values { variant } => values(&user_text, &extra, &variant),
         Command::Variants => {

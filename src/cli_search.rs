@@ -193,13 +193,12 @@ pub const BENCH: &[BenchPosition] = &[
 /// `kirin bench`: every bench position searched to its depth on one thread with an empty
 /// 16 MiB table. The node total is a signature of the search: it changes only when the
 /// search (or move generation, or evaluation) changes.
-pub fn bench(depth_offset: i32) -> Result<(), String> {
+pub fn bench(depth_offset: i32, threads: usize) -> Result<(), String> {
     let mut total = 0u64;
     let start = Instant::now();
     for b in BENCH {
         let any = crate::variants::AnyGame::builtin(b.variant).map_err(|e| e.to_string())?;
-        let nodes =
-            crate::with_game!(&any, g => bench_one(g, b.fen, (b.depth + depth_offset).max(1))?);
+        let nodes = crate::with_game!(&any, g => bench_one(g, b.fen, (b.depth + depth_offset).max(1), threads)?);
         println!(
             "{:16} depth {:2} nodes {:>10}  {}",
             b.variant,
@@ -210,12 +209,18 @@ pub fn bench(depth_offset: i32) -> Result<(), String> {
         total += nodes;
     }
     let secs = start.elapsed().as_secs_f64();
+    println!("Time: {secs:.3} s");
     println!("Nodes searched: {total}");
     println!("Nodes/second: {:.0}", total as f64 / secs.max(1e-9));
     Ok(())
 }
 
-fn bench_one<const W: usize>(game: &Game<W>, fen: &str, depth: i32) -> Result<u64, String> {
+fn bench_one<const W: usize>(
+    game: &Game<W>,
+    fen: &str,
+    depth: i32,
+    threads: usize,
+) -> Result<u64, String> {
     let pos = Position::from_fen(game, fen).map_err(|e| e.to_string())?;
     let eval = Eval::new(game);
     let tt = Table::new(16);
@@ -224,7 +229,7 @@ fn bench_one<const W: usize>(game: &Game<W>, fen: &str, depth: i32) -> Result<u6
         depth: Some(depth),
         ..Default::default()
     };
-    let r = search::search(game, &eval, &pos, &limits, 1, &tt, &stop, &mut |_| {});
+    let r = search::search(game, &eval, &pos, &limits, threads, &tt, &stop, &mut |_| {});
     Ok(r.nodes)
 }
 

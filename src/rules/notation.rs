@@ -76,7 +76,10 @@ impl<const W: usize> Game<W> {
         let (a, b) = (&first[..split], &first[split..]);
         let via = self.geo.parse_square(b).ok()?;
         let rest = second.strip_prefix(b)?;
-        let end: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
+        let end: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
         let suffix = &rest[end.len()..];
         (pos.board[via] == 0 && end != a && !end.is_empty()).then(|| format!("{a}{end}{suffix}"))
     }
@@ -94,7 +97,9 @@ impl<const W: usize> Game<W> {
         {
             return Ok(pass);
         }
-        let wanted = self.plain_jump_text(pos, wanted).unwrap_or_else(|| wanted.to_string());
+        let wanted = self
+            .plain_jump_text(pos, wanted)
+            .unwrap_or_else(|| wanted.to_string());
         let found = list.iter().copied().find(|&m| {
             self.move_text(m) == wanted && !(wanted.len() < text.len() && m.promotes_to().is_some())
         });
