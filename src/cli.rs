@@ -101,6 +101,10 @@ struct SelfplayArgs {
     /// Milliseconds per move.
     #[arg(long, default_value_t = 20)]
     movetime: u64,
+    /// A game clock instead: seconds per game plus increment per move, e.g. `1+0.01`.
+    /// A side that exceeds its clock loses by time forfeit.
+    #[arg(long)]
+    tc: Option<String>,
     /// Plies without a capture or pawn move that end a game as a draw.
     #[arg(long, default_value_t = 200)]
     no_progress: u32,
@@ -276,11 +280,26 @@ fn selfplay(
     with_game!(&any, g => {
         let start = setup(g, None, args.start.as_deref(), None)?;
         let (mut white, mut black, mut draws) = (0, 0, 0);
+        let tc = match &args.tc {
+            None => crate::cli_search::TimeControl::PerMove(std::time::Duration::from_millis(args.movetime)),
+            Some(text) => {
+                let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
+                let secs = |t: &str| {
+                    t.trim()
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|v| v.is_finite() && *v >= 0.0 && *v < 1e6)
+                        .map(std::time::Duration::from_secs_f64)
+                        .ok_or_else(|| format!("--tc '{text}' is not SECONDS+INCREMENT"))
+                };
+                crate::cli_search::TimeControl::Clock { base: secs(base)?, inc: secs(inc)? }
+            }
+        };
         for i in 0..args.games {
             let r = crate::cli_search::selfplay_game(
                 g,
                 &start,
-                std::time::Duration::from_millis(args.movetime),
+                tc,
                 args.seed.wrapping_add(i as u64),
                 args.random_plies,
                 args.no_progress,

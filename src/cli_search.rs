@@ -244,10 +244,18 @@ pub struct GameRecord {
 /// `random_plies` moves chosen at random (seeded) so that games differ. A game ends by a
 /// rule of the variant or, failing that, when `no_progress` plies pass without a capture
 /// or a pawn move (`max_plies` bounds it in any case).
+/// How much time each move gets: a fixed time per move, or a game clock (time plus
+/// increment per move) on which the engine must not run out.
+#[derive(Clone, Copy, Debug)]
+pub enum TimeControl {
+    PerMove(Duration),
+    Clock { base: Duration, inc: Duration },
+}
+
 pub fn selfplay_game<const W: usize>(
     game: &Game<W>,
     start: &Position<W>,
-    movetime: Duration,
+    tc: TimeControl,
     seed: u64,
     random_plies: usize,
     no_progress: u32,
@@ -258,6 +266,10 @@ pub fn selfplay_game<const W: usize>(
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut pos = start.clone();
     let mut plies = 0;
+    let mut clocks = match tc {
+        TimeControl::Clock { base, .. } => [base, base],
+        TimeControl::PerMove(_) => [Duration::MAX, Duration::MAX],
+    };
     loop {
         if let Some(o) = game.outcome(&mut pos) {
             let white_wins = (o.verdict == Verdict::Win) == (pos.side == 0);

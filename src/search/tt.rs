@@ -51,6 +51,11 @@ impl Table {
         }
     }
 
+    /// Replaces the table by an empty one of `mb` mebibytes (between searches).
+    pub fn resize(&mut self, mb: usize) {
+        *self = Table::new(mb);
+    }
+
     /// Size in mebibytes.
     pub fn mb(&self) -> usize {
         self.entries.len() * ENTRY_BYTES / (1024 * 1024)
