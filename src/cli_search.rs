@@ -297,11 +297,31 @@ pub fn selfplay_game<const W: usize>(
             list[rng.gen_range(0..list.len())]
         } else {
             let stop = AtomicBool::new(false);
-            let limits = Limits {
-                movetime: Some(movetime),
-                ..Default::default()
+            let limits = match tc {
+                TimeControl::PerMove(t) => Limits {
+                    movetime: Some(t),
+                    ..Default::default()
+                },
+                TimeControl::Clock { inc, .. } => Limits {
+                    time: Some(clocks[pos.side]),
+                    inc,
+                    ..Default::default()
+                },
             };
+            let started = Instant::now();
             let r = search::search(game, &eval, &pos, &limits, 1, &tt, &stop, &mut |_| {});
+            if let TimeControl::Clock { inc, .. } = tc {
+                let used = started.elapsed();
+                if used > clocks[pos.side] {
+                    let result = if pos.side == 0 { "0-1" } else { "1-0" };
+                    return Ok(GameRecord {
+                        result,
+                        reason: "time forfeit".into(),
+                        plies,
+                    });
+                }
+                clocks[pos.side] = clocks[pos.side] - used + inc;
+            }
             r.best
                 .ok_or("the search returned no move in a position with legal moves")?
         };
