@@ -316,7 +316,11 @@ pub fn selfplay_game<const W: usize>(
                     let result = if pos.side == 0 { "0-1" } else { "1-0" };
                     return Ok(GameRecord {
                         result,
-                        reason: "time forfeit".into(),
+                        reason: format!(
+                            "time forfeit ({} ms used, {} ms left)",
+                            used.as_millis(),
+                            clocks[pos.side].as_millis()
+                        ),
                         plies,
                     });
                 }
