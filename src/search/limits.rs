@@ -47,10 +47,12 @@ impl Clock {
             };
         }
         if let Some(left) = limits.time {
-            let usable = left.saturating_sub(OVERHEAD.min(left / 4));
-            let moves = limits.movestogo.unwrap_or(30).clamp(1, 40);
-            let soft = (usable / moves + limits.inc.mul_f32(0.75)).min(usable / 2);
-            let hard = (soft * 4).min(usable / 3).max(soft);
+            // Keep back a margin for the GUI and the scheduler, and never plan to spend
+            // more than a quarter of what is left on one move.
+            let usable = left.saturating_sub(OVERHEAD.min(left / 2));
+            let moves = limits.movestogo.unwrap_or(40).clamp(1, 50);
+            let soft = (usable / moves + limits.inc.mul_f32(0.6)).min(usable / 3);
+            let hard = (soft * 3).min(usable / 4).max(soft);
             return Clock {
                 start,
                 soft: Some(soft.max(Duration::from_millis(1))),
