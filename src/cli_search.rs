@@ -121,7 +121,18 @@ pub fn analyse<const W: usize>(
             pv_text(game, pos, &i.pv)
         );
     };
-    let r = search::search(game, &eval, pos, limits, threads, &tt, &stop, &mut report);
+    let r = search::search(
+        &search::Context {
+            game,
+            eval: &eval,
+            tt: &tt,
+            stop: &stop,
+        },
+        pos,
+        limits,
+        threads,
+        &mut report,
+    );
     match r.best {
         Some(m) => println!(
             "best move {} ({}), {} nodes in {:.2} s",
@@ -229,7 +240,18 @@ fn bench_one<const W: usize>(
         depth: Some(depth),
         ..Default::default()
     };
-    let r = search::search(game, &eval, &pos, &limits, threads, &tt, &stop, &mut |_| {});
+    let r = search::search(
+        &search::Context {
+            game,
+            eval: &eval,
+            tt: &tt,
+            stop: &stop,
+        },
+        &pos,
+        &limits,
+        threads,
+        &mut |_| {},
+    );
     Ok(r.nodes)
 }
 
@@ -309,7 +331,18 @@ pub fn selfplay_game<const W: usize>(
                 },
             };
             let started = Instant::now();
-            let r = search::search(game, &eval, &pos, &limits, 1, &tt, &stop, &mut |_| {});
+            let r = search::search(
+                &search::Context {
+                    game,
+                    eval: &eval,
+                    tt: &tt,
+                    stop: &stop,
+                },
+                &pos,
+                &limits,
+                1,
+                &mut |_| {},
+            );
             if let TimeControl::Clock { inc, .. } = tc {
                 let used = started.elapsed();
                 if used > clocks[pos.side] {

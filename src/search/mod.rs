@@ -68,18 +68,30 @@ struct Shared<'a> {
     nodes: AtomicU64,
 }
 
+/// What a search works with besides the position: the game, its evaluation, the shared
+/// transposition table and the stop flag (set it to end the search early).
+pub struct Context<'a, const W: usize> {
+    pub game: &'a Game<W>,
+    pub eval: &'a Eval,
+    pub tt: &'a Table,
+    pub stop: &'a AtomicBool,
+}
+
 /// Searches `pos` within `limits` on `threads` threads, calling `report` after every
-/// completed iteration of the main thread. Setting `stop` ends the search early.
+/// completed iteration of the main thread.
 pub fn search<const W: usize>(
-    game: &Game<W>,
-    eval: &Eval,
+    ctx: &Context<W>,
     pos: &Position<W>,
     limits: &Limits,
     threads: usize,
-    tt: &Table,
-    stop: &AtomicBool,
     report: &mut dyn FnMut(&Info),
 ) -> SearchResult {
+    let Context {
+        game,
+        eval,
+        tt,
+        stop,
+    } = *ctx;
     tt.new_search();
     let shared = Shared {
         tt,
