@@ -70,8 +70,8 @@ KIRIN=target/release/kirin
 courier_line() { grep -v '^#' positions/courier.epd | sed -n "${1}p" | sed 's/ *;.*//'; }
 POSITIONS=(
   "courier|historical start|rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR w - - 0 1"
-  "courier|courier.epd #3|$(courier_line 3)"
-  "courier|courier.epd #10|$(courier_line 10)"
+  "courier|courier.epd #8|$(courier_line 8)"
+  "courier|courier.epd #11|$(courier_line 11)"
   "chu|start|lfcsgekgscfl/a1b1txot1b1a/mvrhdqndhrvm/pppppppppppp/3i4i3/12/12/3I4I3/PPPPPPPPPPPP/MVRHDNQDHRVM/A1B1TOXT1B1A/LFCSGKEGSCFL w 0 1"
 )
 

@@ -40,9 +40,10 @@ impl Clock {
         }
         if let Some(mt) = limits.movetime {
             let t = mt.saturating_sub(OVERHEAD.min(mt / 4));
+            // A fixed time per move is used in full: no soft bound.
             return Clock {
                 start,
-                soft: Some(t),
+                soft: None,
                 hard: Some(t),
             };
         }
