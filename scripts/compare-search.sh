@@ -4,7 +4,7 @@
 # per position:
 #
 #   courier   kirin vs Fairy-Stockfish (Debian 11.1, UCI, UCI_Variant courier): the
-#             historical start position and non-comment lines 3 and 10 of
+#             historical start position and the middlegames on non-comment lines 8 and 11 of
 #             positions/courier.epd
 #   chu       kirin vs HaChu (Debian 0.21, CECP/XBoard): the start position
 #
