@@ -11,6 +11,8 @@ use std::path::PathBuf;
 
 struct Line {
     fen: String,
+    /// Moves played from the FEN before counting (state a FEN cannot hold).
+    moves: Vec<String>,
     depths: Vec<(u32, u64)>,
     comment: String,
 }
@@ -41,7 +43,15 @@ fn parse_line(line: &str) -> Line {
     let (body, comment) = line.split_once('#').unwrap_or((line, ""));
     let mut parts = body.split(';');
     let fen = parts.next().unwrap().trim().to_string();
+    let mut moves = Vec::new();
     let depths = parts
+        .filter(|p| match p.trim().strip_prefix("moves ") {
+            Some(list) => {
+                moves = list.split_whitespace().map(str::to_string).collect();
+                false
+            }
+            None => true,
+        })
         .map(|p| {
             let p = p.trim();
             let (d, n) = p
@@ -53,6 +63,7 @@ fn parse_line(line: &str) -> Line {
         .collect();
     Line {
         fen,
+        moves,
         depths,
         comment: comment.trim().to_string(),
     }
@@ -90,9 +101,13 @@ fn run(bulk_budget: u64, checked_budget: u64) {
         let any = AnyGame::builtin(&variant).unwrap_or_else(|e| panic!("{e}"));
         with_game!(&any, g => {
             for line in &lines {
-                let pos = Position::from_fen(g, &line.fen)
+                let mut pos = Position::from_fen(g, &line.fen)
                     .unwrap_or_else(|e| panic!("{variant}: {}: {e}", line.fen));
                 assert_eq!(Position::from_fen(g, &pos.to_fen(g)).unwrap().to_fen(g), pos.to_fen(g));
+                for text in &line.moves {
+                    let m = g.parse_move(&mut pos, text).unwrap_or_else(|e| panic!("{variant}: {e}"));
+                    pos.make(g, m);
+                }
                 for &(depth, expected) in &line.depths {
                     if expected <= bulk_budget {
                         let got = g.perft(&mut pos.clone(), depth, true);
