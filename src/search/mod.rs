@@ -205,8 +205,11 @@ impl<'a, const W: usize> Worker<'a, W> {
             .min(MAX_PLY as i32 - 10);
         let mut score = 0;
         let mut stable = 0;
-        let first = 1 + (self.id & 1) as i32;
+        let first = 1;
         for depth in first..=max_depth.max(1) {
+            if self.skips(depth) && depth < max_depth {
+                continue;
+            }
             self.seldepth = 0;
             let mut window = 35;
             let (mut alpha, mut beta) = if depth >= 4 {
@@ -275,12 +278,29 @@ impl<'a, const W: usize> Worker<'a, W> {
                     break;
                 }
             }
+            // Whichever thread completes the depth limit first ends the search.
+            if depth >= max_depth && self.limits.depth.is_some() {
+                self.shared.stop.store(true, Relaxed);
+            }
             if self.stopped || self.shared.stop.load(Relaxed) {
                 break;
             }
         }
         self.flush_nodes();
         result
+    }
+
+    /// Helper threads skip some depths so that threads spread over different depths
+    /// (Stockfish's skip pattern): thread `id` skips `depth` when
+    /// `(depth + phase) / size` is odd.
+    fn skips(&self, depth: i32) -> bool {
+        const SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+        const PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+        if self.id == 0 {
+            return false;
+        }
+        let i = (self.id - 1) % 20;
+        ((depth + PHASE[i]) / SIZE[i]) % 2 != 0
     }
 
     fn flush_nodes(&mut self) {

@@ -1,0 +1,124 @@
+//! Search correctness: mates are found and scored, variant results reach the tree, the
+//! node count is deterministic on one thread, and every limit returns a legal move.
+
+use kirin::eval::Eval;
+use kirin::rules::{Game, MoveList, Position};
+use kirin::search::limits::Limits;
+use kirin::search::tt::Table;
+use kirin::search::{self, Context, MATE_BOUND, SearchResult};
+use kirin::variants::AnyGame;
+use kirin::with_game;
+use std::sync::atomic::AtomicBool;
+
+fn run<const W: usize>(
+    g: &Game<W>,
+    fen: &str,
+    limits: Limits,
+    threads: usize,
+) -> (SearchResult, String) {
+    let pos = Position::from_fen(g, fen).unwrap();
+    let eval = Eval::new(g);
+    let tt = Table::new(8);
+    let stop = AtomicBool::new(false);
+    let ctx = Context {
+        game: g,
+        eval: &eval,
+        tt: &tt,
+        stop: &stop,
+    };
+    let r = search::search(&ctx, &pos, &limits, threads, &mut |_| {});
+    let mut p = pos.clone();
+    let mut list = MoveList::new();
+    g.game_moves(&mut p, &mut list);
+    if let Some(m) = r.best {
+        assert!(list.contains(&m), "the best move is legal");
+    }
+    let text = r.best.map(|m| g.move_text(m)).unwrap_or_default();
+    (r, text)
+}
+
+fn depth(d: i32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Default::default()
+    }
+}
+
+fn search_in(variant: &str, fen: &str, limits: Limits) -> (i32, String) {
+    let any = AnyGame::builtin(variant).unwrap();
+    with_game!(&any, g => {
+        let (r, m) = run(g, fen, limits, 1);
+        (r.score, m)
+    })
+}
+
+#[test]
+fn finds_mate_in_one_and_two() {
+    // Back-rank mate in one.
+    let (score, m) = search_in("chess", "6k1/5ppp/8/8/8/8/8/R3K3 w Q - 0 1", depth(4));
+    assert_eq!(m, "a1a8");
+    assert!(score >= MATE_BOUND);
+    // Mate in two with the queen and king: the score says mate.
+    let (score, _) = search_in("chess", "7k/8/5K2/8/8/8/8/6Q1 w - - 0 1", depth(6));
+    assert!(score >= MATE_BOUND, "{score}");
+}
+
+#[test]
+fn variant_results_reach_the_tree() {
+    // Courier: stalemating the opponent wins (White moves the Schleich to c7).
+    let (score, _) = search_in(
+        "courier",
+        "k11/p11/P1K9/3W8/12/12/12/12 w - - 0 1",
+        depth(3),
+    );
+    assert!(
+        score >= MATE_BOUND,
+        "stalemate is a win in courier: {score}"
+    );
+    // Chu: taking the King wins at once.
+    let (score, m) = search_in(
+        "chu",
+        "R5k5/12/12/12/12/12/12/12/12/12/12/6K5 w 0 1",
+        depth(3),
+    );
+    assert!(m.starts_with("a12g12"), "{m}");
+    assert!(score >= MATE_BOUND, "{score}");
+    // Chu: a bare King against several pieces has lost.
+    let (score, _) = search_in(
+        "chu",
+        "6k5/R11/12/12/12/12/12/12/12/12/5R1R4/K11 b 0 1",
+        depth(3),
+    );
+    assert!(score <= -MATE_BOUND, "{score}");
+}
+
+#[test]
+fn one_thread_is_deterministic() {
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let any = AnyGame::builtin("chess").unwrap();
+    with_game!(&any, g => {
+        let (a, _) = run(g, fen, depth(6), 1);
+        let (b, _) = run(g, fen, depth(6), 1);
+        assert_eq!(a.nodes, b.nodes);
+        assert_eq!(a.best, b.best);
+    });
+}
+
+#[test]
+fn every_limit_returns_a_legal_move_in_every_variant() {
+    for spec in kirin::variants::builtin() {
+        let any = AnyGame::new(spec).unwrap();
+        with_game!(&any, g => {
+            let fen = g.spec.start.clone();
+            for (limits, threads) in [
+                (Limits { nodes: Some(2000), ..Default::default() }, 1),
+                (Limits { movetime: Some(std::time::Duration::from_millis(30)), ..Default::default() }, 2),
+                (Limits { time: Some(std::time::Duration::from_millis(50)), inc: std::time::Duration::from_millis(5), ..Default::default() }, 1),
+                (depth(2), 2),
+            ] {
+                let (r, m) = run(g, &fen, limits, threads);
+                assert!(r.best.is_some() && !m.is_empty(), "{}", g.spec.name);
+            }
+        });
+    }
+}
