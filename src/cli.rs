@@ -29,8 +29,9 @@ struct Cli {
     /// may inherit the built-in ones.
     #[arg(long, global = true)]
     variants_file: Option<std::path::PathBuf>,
+    /// Without a command kirin waits for `uci` or `xboard` and speaks that protocol.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
@@ -162,7 +163,11 @@ pub fn main() -> ExitCode {
         },
         None => (String::new(), Vec::new()),
     };
-    let result = match cli.command {
+    let Some(command) = cli.command else {
+        crate::protocol::run();
+        return ExitCode::SUCCESS;
+    };
+    let result = match command {
         Command::Perft(args) => perft(&user_text, &extra, &args),
         Command::Analyse(args) => analyse(&user_text, &extra, &args),
         Command::Bench {

@@ -9,6 +9,7 @@ pub mod cli;
 pub mod cli_search;
 pub mod core;
 pub mod eval;
+pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod variants;

@@ -1,5 +1,7 @@
 //! Search limits for every protocol, and the time bounds derived from them.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// What bounds a search. Every field is optional; with none the search runs until stopped.
@@ -14,6 +16,18 @@ pub struct Limits {
     pub movestogo: Option<u32>,
     /// Search until told to stop (analysis, pondering).
     pub infinite: bool,
+    /// While this flag is set the clock is ignored (pondering); clearing it (a ponder
+    /// hit) lets the time bounds, counted from the start of the search, apply.
+    pub pondering: Option<Arc<AtomicBool>>,
+}
+
+impl Limits {
+    /// True while the search ponders.
+    pub fn is_pondering(&self) -> bool {
+        self.pondering
+            .as_ref()
+            .is_some_and(|p| p.load(Ordering::Relaxed))
+    }
 }
 
 /// Soft and hard time bounds: the soft one is checked between iterations (and stretched

@@ -272,8 +272,10 @@ impl<'a, const W: usize> Worker<'a, W> {
                 } else {
                     1.0
                 };
-                if self.clock.soft_passed(factor)
-                    || (s.abs() >= MATE_BOUND && depth >= 2 * (MATE - s.abs()) + 4)
+                if (self.clock.soft_passed(factor) && !self.limits.is_pondering())
+                    || (!self.limits.infinite
+                        && s.abs() >= MATE_BOUND
+                        && depth >= 2 * (MATE - s.abs()) + 4)
                 {
                     break;
                 }
@@ -320,7 +322,7 @@ impl<'a, const W: usize> Worker<'a, W> {
                     .limits
                     .nodes
                     .is_some_and(|n| self.shared.nodes.load(Relaxed) >= n);
-                if over_nodes || self.clock.hard_passed() {
+                if over_nodes || (self.clock.hard_passed() && !self.limits.is_pondering()) {
                     self.shared.stop.store(true, Relaxed);
                 }
             }

@@ -4,7 +4,8 @@
 pub mod spec;
 
 use crate::rules::Game;
-use spec::{SpecError, VariantSpec, parse_definitions, parse_definitions_over};
+pub use spec::SpecError;
+use spec::{VariantSpec, parse_definitions, parse_definitions_over};
 use std::sync::OnceLock;
 
 /// The built-in definitions file, compiled into the binary.

@@ -1,0 +1,157 @@
+//! The game a protocol session plays: a compiled variant, its evaluation, the current
+//! position with the moves that led to it, and searches run on a background thread so
+//! that the protocol stays responsive.
+
+use crate::core::{Move, MoveKind};
+use crate::eval::Eval;
+use crate::rules::position::Undo;
+use crate::rules::{Game, MoveList, Position};
+use crate::search::limits::Limits;
+use crate::search::tt::Table;
+use crate::search::{self, Context, Info, SearchResult};
+use crate::variants::spec::VariantSpec;
+use crate::variants::{AnyGame, SpecError};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::thread::JoinHandle;
+
+/// Sees each completed iteration of a background search.
+pub type Reporter<const W: usize> = Box<dyn FnMut(&Game<W>, &Info) + Send>;
+/// Receives the result of a background search.
+pub type Finisher<const W: usize> = Box<dyn FnOnce(&Game<W>, SearchResult) + Send>;
+
+/// One game of one variant.
+pub struct GameState<const W: usize> {
+    pub game: Arc<Game<W>>,
+    pub eval: Arc<Eval>,
+    pub pos: Position<W>,
+    /// Moves played since the last set-up, with what they destroyed.
+    pub played: Vec<(Move, Undo)>,
+}
+
+impl<const W: usize> GameState<W> {
+    fn new(game: Game<W>) -> Self {
+        let eval = Eval::new(&game);
+        let pos = Position::from_fen(&game, &game.spec.start).expect("start positions parse");
+        GameState {
+            game: Arc::new(game),
+            eval: Arc::new(eval),
+            pos,
+            played: Vec::new(),
+        }
+    }
+
+    /// Sets up `fen` (or the start position when `None`).
+    pub fn set_position(&mut self, fen: Option<&str>) -> Result<(), String> {
+        let fen = fen.unwrap_or(&self.game.spec.start).to_string();
+        self.pos = Position::from_fen(&self.game, &fen).map_err(|e| e.0)?;
+        self.played.clear();
+        Ok(())
+    }
+
+    /// The move written as `text` if it is legal in the game (repetition rule included).
+    pub fn parse(&mut self, text: &str) -> Result<Move, String> {
+        let m = self.game.parse_move(&mut self.pos, text)?;
+        let mut list = MoveList::new();
+        self.game.game_moves(&mut self.pos, &mut list);
+        if list.contains(&m) {
+            Ok(m)
+        } else {
+            Err(format!("'{text}' would repeat an earlier position"))
+        }
+    }
+
+    pub fn play(&mut self, m: Move) {
+        let u = self.pos.make(&self.game, m);
+        self.played.push((m, u));
+    }
+
+    /// Takes back the last move; false when there is none.
+    pub fn undo(&mut self) -> bool {
+        match self.played.pop() {
+            Some((m, u)) => {
+                self.pos.unmake(m, u);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// `m` as the protocols write it (see `wire_move`).
+    pub fn wire(&self, m: Move, pass_text: Option<&str>) -> String {
+        wire_move(&self.game, m, pass_text)
+    }
+
+    /// Starts a search on a new thread; `report` sees each iteration, `done` the result.
+    pub fn spawn_search(
+        &self,
+        limits: Limits,
+        threads: usize,
+        tt: Arc<Table>,
+        stop: Arc<AtomicBool>,
+        mut report: Reporter<W>,
+        done: Finisher<W>,
+    ) -> JoinHandle<()> {
+        let (game, eval, pos) = (self.game.clone(), self.eval.clone(), self.pos.clone());
+        std::thread::spawn(move || {
+            let ctx = Context {
+                game: &game,
+                eval: &eval,
+                tt: &tt,
+                stop: &stop,
+            };
+            let r = search::search(&ctx, &pos, &limits, threads, &mut |i| report(&game, i));
+            done(&game, r);
+        })
+    }
+}
+
+/// A move as the protocols write it: coordinates with ranks from 1, multi-leg moves in the
+/// comma form, a pass as a step to its square and back, or `pass_text` where the protocol
+/// has a word for it (CECP's `@@@@`).
+pub fn wire_move<const W: usize>(game: &Game<W>, m: Move, pass_text: Option<&str>) -> String {
+    if m.kind() == MoveKind::Pass {
+        if let Some(t) = pass_text {
+            return t.to_string();
+        }
+        let g = &game.geo;
+        let (a, b) = (g.name(m.from()), g.name(m.aux()));
+        return format!("{a}{b},{b}{a}");
+    }
+    game.move_text(m)
+}
+
+/// A game of any board size.
+pub enum Session {
+    W1(GameState<1>),
+    W2(GameState<2>),
+    W3(GameState<3>),
+    W4(GameState<4>),
+    W5(GameState<5>),
+}
+
+impl Session {
+    pub fn new(spec: &VariantSpec) -> Result<Session, SpecError> {
+        Ok(match AnyGame::new(spec)? {
+            AnyGame::W1(g) => Session::W1(GameState::new(*g)),
+            AnyGame::W2(g) => Session::W2(GameState::new(*g)),
+            AnyGame::W3(g) => Session::W3(GameState::new(*g)),
+            AnyGame::W4(g) => Session::W4(GameState::new(*g)),
+            AnyGame::W5(g) => Session::W5(GameState::new(*g)),
+        })
+    }
+}
+
+/// Runs `$body` with `$s` bound to the `GameState<W>` inside a `Session`.
+#[macro_export]
+macro_rules! with_session {
+    ($session:expr, $s:ident => $body:expr) => {
+        match $session {
+            $crate::protocol::session::Session::W1($s) => $body,
+            $crate::protocol::session::Session::W2($s) => $body,
+            $crate::protocol::session::Session::W3($s) => $body,
+            $crate::protocol::session::Session::W4($s) => $body,
+            $crate::protocol::session::Session::W5($s) => $body,
+        }
+    };
+}

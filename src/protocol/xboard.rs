@@ -1,0 +1,401 @@
+//! XBoard/CECP version 2 (XBoard's engine-intf document is the spec): game and force
+//! modes, clocks (`level`, `st`, `sd`, `time`, `otim`), thinking output, analysis,
+//! `ping`, `undo`/`remove`, `setboard`, `memory` and `cores`. Lion double moves go out as
+//! one `move` line per leg, all but the last ending in a comma, as HaChu sends them; a
+//! pass is `@@@@`. Errors are answered in CECP's own forms (`Illegal move: ...`,
+//! `Error (...): ...`) and the engine keeps reading.
+
+use super::session::{Session, wire_move};
+use super::{Input, say};
+use crate::core::Move;
+use crate::search::limits::Limits;
+use crate::search::tt::Table;
+use crate::search::{MATE, MATE_BOUND};
+use crate::variants;
+use crate::with_session;
+use crossbeam_channel::{Receiver, Sender, select, unbounded};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Variants XBoard knows itself, by XBoard name and kirin name. kirin starts them from
+/// XBoard's start position (the definition's `xboard` start, where it has one).
+const XBOARD_VARIANTS: &[(&str, &str)] =
+    &[("normal", "chess"), ("courier", "courier"), ("chu", "chu")];
+
+/// A search's id and its move.
+type Finished = (u64, Option<Move>);
+
+/// Why a search runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    Move,
+    Analyse,
+}
+
+pub struct Xboard {
+    session: Session,
+    /// The side the engine plays; `None` in force mode.
+    engine_side: Option<usize>,
+    post: bool,
+    analysing: bool,
+    depth: Option<i32>,
+    movetime: Option<Duration>,
+    moves_per_session: u32,
+    base: Duration,
+    inc: Duration,
+    clock: Option<Duration>,
+    threads: usize,
+    tt: Arc<Table>,
+    stop: Arc<AtomicBool>,
+    search: Option<(JoinHandle<()>, Purpose, u64)>,
+    search_id: u64,
+    results: (Sender<Finished>, Receiver<Finished>),
+}
+
+impl Default for Xboard {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Xboard {
+    pub fn new() -> Xboard {
+        Xboard {
+            session: Self::session_for("chess").expect("chess is built in"),
+            engine_side: Some(1),
+            post: false,
+            analysing: false,
+            depth: None,
+            movetime: None,
+            moves_per_session: 0,
+            base: Duration::from_secs(300),
+            inc: Duration::ZERO,
+            clock: None,
+            threads: 1,
+            tt: Arc::new(Table::new(64)),
+            stop: Arc::new(AtomicBool::new(false)),
+            search: None,
+            search_id: 0,
+            results: unbounded(),
+        }
+    }
+
+    fn session_for(name: &str) -> Result<Session, String> {
+        let spec = variants::find(name).map_err(|e| e.to_string())?;
+        let mut session = Session::new(spec).map_err(|e| e.to_string())?;
+        let xboard_start = spec.start_position("xboard").map(str::to_string);
+        if let Some(fen) = xboard_start {
+            with_session!(&mut session, s => s.set_position(Some(&fen)))?;
+        }
+        Ok(session)
+    }
+
+    pub fn run(&mut self, input: &Input) {
+        let results = self.results.1.clone();
+        loop {
+            select! {
+                recv(input) -> line => match line {
+                    Ok(l) => if !self.command(l.trim()) { break },
+                    Err(_) => break,
+                },
+                recv(results) -> r => if let Ok((id, m)) = r { self.finished(id, m) },
+            }
+        }
+        self.halt();
+    }
+
+    /// Stops a running search and drops its result.
+    fn halt(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some((h, _, _)) = self.search.take() {
+            let _ = h.join();
+        }
+        self.search_id += 1;
+    }
+
+    fn command(&mut self, line: &str) -> bool {
+        let (cmd, arg) = line.split_once(' ').unwrap_or((line, ""));
+        let arg = arg.trim();
+        match cmd {
+            "" | "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
+            | "ics" | "hard" | "easy" | "." | "bk" | "hint" | "nopause" => {}
+            "protover" => self.features(),
+            "new" => {
+                self.halt();
+                match Self::session_for("chess") {
+                    Ok(s) => self.session = s,
+                    Err(e) => say(&format!("Error ({e}): new")),
+                }
+                self.engine_side = Some(1);
+                self.depth = None;
+                self.tt.clear();
+            }
+            "variant" => self.variant(arg),
+            "setboard" => {
+                self.halt();
+                if let Err(e) = with_session!(&mut self.session, s => s.set_position(Some(arg))) {
+                    say(&format!("tellusererror Illegal position: {e}"));
+                    say(&format!("Error (bad FEN: {e}): setboard"));
+                }
+                self.restart_analysis();
+            }
+            "force" => {
+                self.halt();
+                self.engine_side = None;
+            }
+            "go" => {
+                self.engine_side = Some(self.side_to_move());
+                self.think();
+            }
+            "playother" => {
+                self.engine_side = Some(self.side_to_move() ^ 1);
+            }
+            "usermove" => self.user_move(arg),
+            "?" => {
+                if self.search.as_ref().is_some_and(|s| s.1 == Purpose::Move) {
+                    self.stop.store(true, Ordering::Relaxed);
+                }
+            }
+            "ping" => say(&format!("pong {arg}")),
+            "undo" => self.take_back(1),
+            "remove" => self.take_back(2),
+            "result" => {
+                self.halt();
+                self.engine_side = None;
+            }
+            "st" => match arg.parse::<f64>() {
+                Ok(s) if s.is_finite() && s > 0.0 && s < 1e6 => {
+                    self.movetime = Some(Duration::from_secs_f64(s))
+                }
+                _ => say(&format!("Error (bad seconds): st {arg}")),
+            },
+            "sd" => match arg.parse::<i32>() {
+                Ok(d) if d > 0 => self.depth = Some(d.min(100)),
+                _ => say(&format!("Error (bad depth): sd {arg}")),
+            },
+            "level" => self.level(arg),
+            "time" => match arg.parse::<u64>() {
+                Ok(cs) => self.clock = Some(Duration::from_millis(cs.saturating_mul(10))),
+                Err(_) => say(&format!("Error (bad time): time {arg}")),
+            },
+            "otim" => {}
+            "post" => self.post = true,
+            "nopost" => self.post = false,
+            "analyze" => {
+                self.halt();
+                self.analysing = true;
+                self.engine_side = None;
+                self.restart_analysis();
+            }
+            "exit" => {
+                self.halt();
+                self.analysing = false;
+            }
+            "memory" => match arg.parse::<usize>() {
+                Ok(mb) if (1..=65536).contains(&mb) => {
+                    self.halt();
+                    self.tt = Arc::new(Table::new(mb));
+                }
+                _ => say(&format!("Error (bad size): memory {arg}")),
+            },
+            "cores" => match arg.parse::<usize>() {
+                Ok(n) if (1..=256).contains(&n) => self.threads = n,
+                _ => say(&format!("Error (bad number): cores {arg}")),
+            },
+            "option" => say(&format!("Error (unknown option): option {arg}")),
+            "quit" => return false,
+            _ if self.looks_like_move(cmd) && arg.is_empty() => self.user_move(cmd),
+            _ => say(&format!("Error (unknown command): {cmd}")),
+        }
+        true
+    }
+
+    fn features(&self) {
+        let names: Vec<&str> = XBOARD_VARIANTS.iter().map(|v| v.0).collect();
+        say(&format!(
+            "feature ping=1 setboard=1 usermove=1 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 debug=1 myname=\"kirin {}\" variants=\"{}\" done=1",
+            env!("CARGO_PKG_VERSION"),
+            names.join(",")
+        ));
+    }
+
+    fn variant(&mut self, name: &str) {
+        self.halt();
+        let Some((_, kirin)) = XBOARD_VARIANTS.iter().find(|v| v.0 == name) else {
+            say(&format!("Error (unsupported variant): variant {name}"));
+            return;
+        };
+        match Self::session_for(kirin) {
+            Ok(s) => self.session = s,
+            Err(e) => say(&format!("Error ({e}): variant {name}")),
+        }
+    }
+
+    fn level(&mut self, arg: &str) {
+        let parts: Vec<&str> = arg.split_whitespace().collect();
+        let parsed = (|| -> Option<(u32, Duration, Duration)> {
+            let mps = parts.first()?.parse().ok()?;
+            let base = match parts.get(1)?.split_once(':') {
+                Some((m, s)) => m.parse::<u64>().ok()? * 60 + s.parse::<u64>().ok()?,
+                None => parts.get(1)?.parse::<u64>().ok()? * 60,
+            };
+            let inc: f64 = parts.get(2)?.parse().ok()?;
+            (inc.is_finite() && (0.0..1e6).contains(&inc))
+                .then(|| (mps, Duration::from_secs(base), Duration::from_secs_f64(inc)))
+        })();
+        match parsed {
+            Some((mps, base, inc)) => {
+                self.moves_per_session = mps;
+                self.base = base;
+                self.inc = inc;
+                self.movetime = None;
+            }
+            None => say(&format!("Error (bad time control): level {arg}")),
+        }
+    }
+
+    fn side_to_move(&self) -> usize {
+        with_session!(&self.session, s => s.pos.side)
+    }
+
+    fn looks_like_move(&self, text: &str) -> bool {
+        text == "@@@@"
+            || (text.len() >= 4
+                && text.as_bytes()[0].is_ascii_lowercase()
+                && text.as_bytes()[1].is_ascii_digit())
+    }
+
+    fn user_move(&mut self, text: &str) {
+        if self.search.as_ref().is_some_and(|s| s.1 == Purpose::Move) {
+            self.halt();
+        }
+        let text = text.trim_end_matches(',');
+        let played = with_session!(&mut self.session, s => s.parse(text).map(|m| s.play(m)));
+        match played {
+            Ok(()) => {
+                if self.analysing {
+                    self.restart_analysis();
+                } else if self.engine_side == Some(self.side_to_move()) {
+                    self.think();
+                }
+            }
+            Err(e) => say(&format!("Illegal move ({e}): {text}")),
+        }
+    }
+
+    fn take_back(&mut self, n: usize) {
+        self.halt();
+        for _ in 0..n {
+            if !with_session!(&mut self.session, s => s.undo()) {
+                say("Error (no move to take back): undo");
+                break;
+            }
+        }
+        self.restart_analysis();
+    }
+
+    fn restart_analysis(&mut self) {
+        if self.analysing {
+            self.halt();
+            self.start(
+                Purpose::Analyse,
+                Limits {
+                    infinite: true,
+                    ..Default::default()
+                },
+            );
+        }
+    }
+
+    fn think(&mut self) {
+        self.halt();
+        let mut limits = Limits {
+            depth: self.depth,
+            ..Default::default()
+        };
+        if let Some(t) = self.movetime {
+            limits.movetime = Some(t);
+        } else {
+            limits.time = Some(self.clock.unwrap_or(self.base));
+            limits.inc = self.inc;
+            if self.moves_per_session > 0 {
+                let played = with_session!(&self.session, s => s.pos.fullmove.saturating_sub(1));
+                limits.movestogo = Some(self.moves_per_session - played % self.moves_per_session);
+            }
+        }
+        self.start(Purpose::Move, limits);
+    }
+
+    fn start(&mut self, purpose: Purpose, limits: Limits) {
+        self.stop.store(false, Ordering::Relaxed);
+        self.search_id += 1;
+        let id = self.search_id;
+        let post = self.post || purpose == Purpose::Analyse;
+        let sender = self.results.0.clone();
+        let handle = with_session!(&self.session, s => s.spawn_search(
+            limits,
+            self.threads,
+            self.tt.clone(),
+            self.stop.clone(),
+            Box::new(move |game, i| {
+                if post {
+                    let pv: Vec<String> = i.pv.iter().map(|&m| wire_move(game, m, Some("@@@@"))).collect();
+                    say(&format!(
+                        "{} {} {} {} {}",
+                        i.depth,
+                        cecp_score(i.score),
+                        i.time.as_millis() / 10,
+                        i.nodes,
+                        pv.join(" ")
+                    ));
+                }
+            }),
+            Box::new(move |_, r| {
+                let _ = sender.send((id, r.best));
+            }),
+        ));
+        self.search = Some((handle, purpose, id));
+    }
+
+    /// A search ended: in game mode, play and announce its move.
+    fn finished(&mut self, id: u64, best: Option<Move>) {
+        let Some((_, purpose, running)) = self.search.as_ref().map(|s| (0, s.1, s.2)) else {
+            return;
+        };
+        if running != id || purpose != Purpose::Move {
+            return;
+        }
+        if let Some((h, _, _)) = self.search.take() {
+            let _ = h.join();
+        }
+        let Some(m) = best else {
+            return;
+        };
+        let text = with_session!(&mut self.session, s => {
+            let t = wire_move(&s.game, m, Some("@@@@"));
+            s.play(m);
+            t
+        });
+        let legs: Vec<&str> = text.split(',').collect();
+        for (i, leg) in legs.iter().enumerate() {
+            let comma = if i + 1 < legs.len() { "," } else { "" };
+            say(&format!("move {leg}{comma}"));
+        }
+    }
+}
+
+/// XBoard's score convention: centipawns, and 100000 + N for mate in N moves.
+fn cecp_score(score: i32) -> i32 {
+    if score.abs() >= MATE_BOUND {
+        let moves = (MATE - score.abs() + 1) / 2;
+        if score > 0 {
+            100000 + moves
+        } else {
+            -100000 - moves
+        }
+    } else {
+        score
+    }
+}
