@@ -181,7 +181,10 @@ fn lion_double_moves_igui_and_pass() {
     let mut pos = Position::from_fen(&g, fen).unwrap();
     let mut list = MoveList::new();
     g.legal_moves(&mut pos, &mut list);
-    assert_eq!(list.iter().filter(|&&m| g.move_text(m) == "@@@@").count(), 1);
+    assert_eq!(
+        list.iter().filter(|&&m| g.move_text(m) == "@@@@").count(),
+        1
+    );
 }
 
 #[test]
