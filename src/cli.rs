@@ -153,31 +153,34 @@ struct PerftArgs {
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    let (user_text, extra) = match &cli.variants_file {
+    let catalog = match &cli.variants_file {
         Some(path) => match variants::load_file(path) {
-            Ok(loaded) => loaded,
+            Ok((user_text, extra)) => Catalog { user_text, extra },
             Err(e) => {
                 eprintln!("kirin: {e}");
                 return ExitCode::from(2);
             }
         },
-        None => (String::new(), Vec::new()),
+        None => Catalog {
+            user_text: String::new(),
+            extra: Vec::new(),
+        },
     };
     let Some(command) = cli.command else {
         crate::protocol::run();
         return ExitCode::SUCCESS;
     };
     let result = match command {
-        Command::Perft(args) => perft(&user_text, &extra, &args),
-        Command::Analyse(args) => analyse(&user_text, &extra, &args),
+        Command::Perft(args) => perft(&catalog, &args),
+        Command::Analyse(args) => analyse(&catalog, &args),
         Command::Bench {
             depth_offset,
             threads,
         } => crate::cli_search::bench(depth_offset, threads.max(1)),
-        Command::Selfplay(args) => selfplay(&user_text, &extra, &args),
-        Command::Values { variant } => values(&user_text, &extra, &variant),
+        Command::Selfplay(args) => selfplay(&catalog, &args),
+        Command::Values { variant } => values(&catalog, &variant),
         Command::Variants => {
-            for v in extra.iter().chain(variants::builtin()) {
+            for v in catalog.extra.iter().chain(variants::builtin()) {
                 say!(
                     "{:16} {}x{}  {}",
                     v.name,
@@ -238,28 +241,28 @@ pub fn setup<const W: usize>(
     Ok(pos)
 }
 
-/// Compiles the variant `name` (a user's or a built-in one) with `rules` replaced.
-fn compile(
-    user_text: &str,
-    extra: &[variants::spec::VariantSpec],
-    name: &str,
-    rules: &[String],
-) -> Result<AnyGame, String> {
-    let spec = variants::find_in(extra, name).map_err(|e| e.to_string())?;
-    let spec = if rules.is_empty() {
-        spec.clone()
-    } else {
-        variants::with_rules(&spec.name, rules, user_text).map_err(|e| e.to_string())?
-    };
-    AnyGame::new(&spec).map_err(|e| e.to_string())
+/// The variants a command may use: a user's definitions file (if any) and the built-in
+/// ones.
+struct Catalog {
+    user_text: String,
+    extra: Vec<variants::spec::VariantSpec>,
 }
 
-fn analyse(
-    user_text: &str,
-    extra: &[variants::spec::VariantSpec],
-    args: &AnalyseArgs,
-) -> Result<(), String> {
-    let any = compile(user_text, extra, &args.variant, &args.rules)?;
+impl Catalog {
+    /// Compiles the variant `name` with `rules` replaced.
+    fn compile(&self, name: &str, rules: &[String]) -> Result<AnyGame, String> {
+        let spec = variants::find_in(&self.extra, name).map_err(|e| e.to_string())?;
+        let spec = if rules.is_empty() {
+            spec.clone()
+        } else {
+            variants::with_rules(&spec.name, rules, &self.user_text).map_err(|e| e.to_string())?
+        };
+        AnyGame::new(&spec).map_err(|e| e.to_string())
+    }
+}
+
+fn analyse(catalog: &Catalog, args: &AnalyseArgs) -> Result<(), String> {
+    let any = catalog.compile(&args.variant, &args.rules)?;
     let mut limits = crate::search::limits::Limits {
         depth: args.depth,
         nodes: args.nodes,
@@ -276,12 +279,8 @@ fn analyse(
     })
 }
 
-fn selfplay(
-    user_text: &str,
-    extra: &[variants::spec::VariantSpec],
-    args: &SelfplayArgs,
-) -> Result<(), String> {
-    let any = compile(user_text, extra, &args.variant, &args.rules)?;
+fn selfplay(catalog: &Catalog, args: &SelfplayArgs) -> Result<(), String> {
+    let any = catalog.compile(&args.variant, &args.rules)?;
     with_game!(&any, g => {
         let start = setup(g, None, args.start.as_deref(), None)?;
         let (mut white, mut black, mut draws) = (0, 0, 0);
@@ -322,12 +321,8 @@ fn selfplay(
     })
 }
 
-fn values(
-    user_text: &str,
-    extra: &[variants::spec::VariantSpec],
-    name: &str,
-) -> Result<(), String> {
-    let any = compile(user_text, extra, name, &[])?;
+fn values(catalog: &Catalog, name: &str) -> Result<(), String> {
+    let any = catalog.compile(name, &[])?;
     with_game!(&any, g => {
         let e = crate::eval::Eval::new(g);
         for (t, p) in g.spec.pieces.iter().enumerate() {
@@ -337,12 +332,8 @@ fn values(
     })
 }
 
-fn perft(
-    user_text: &str,
-    extra: &[variants::spec::VariantSpec],
-    args: &PerftArgs,
-) -> Result<(), String> {
-    let any = compile(user_text, extra, &args.variant, &args.rules)?;
+fn perft(catalog: &Catalog, args: &PerftArgs) -> Result<(), String> {
+    let any = catalog.compile(&args.variant, &args.rules)?;
     with_game!(&any, g => run_perft(g, args))
 }
 
