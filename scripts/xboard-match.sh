@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Plays a short match in XBoard 4.9.1 under Xvfb and keeps the evidence:
+#
+#   scripts/xboard-match.sh VARIANT [GAMES] [MINUTES+INCREMENT]
+#
+# kirin plays a reference engine where one exists (HaChu for `chu`, Fairy-Max for
+# `courier`), itself otherwise. Written to target/xboard/VARIANT/: games.pgn (XBoard's PGN,
+# one `{reason} result` per game), xboard.debug (all traffic), board.png (a screenshot of
+# the board near the end), summary.txt. Exits non-zero if a game ended by a forfeit or an
+# illegal move, or if XBoard hung (no game finished within the time limit).
+# Legality testing is on where XBoard can check the variant's rules (courier); Chu's
+# Lion-trading rules are beyond XBoard, so there it is off, as with HaChu.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+VARIANT=${1:?usage: scripts/xboard-match.sh VARIANT [GAMES] [MINUTES+INCREMENT]}
+GAMES=${2:-2}
+TC=${3:-0:30+0.2}
+BASE=${TC%+*}
+INC=${TC#*+}
+
+need=()
+[ -x /usr/games/xboard ] || need+=(xboard)
+command -v Xvfb >/dev/null || need+=(xvfb)
+command -v import >/dev/null || need+=(imagemagick)
+case $VARIANT in
+  chu) [ -x /usr/games/hachu ] || need+=(hachu) ;;
+  courier) [ -x /usr/games/fairymax ] || need+=(fairymax) ;;
+esac
+if [ ${#need[@]} -gt 0 ]; then
+  echo "installing ${need[*]}..." >&2
+  if [ "$(id -u)" = 0 ]; then apt-get install -y -qq "${need[@]}" >/dev/null; else sudo -n apt-get install -y -qq "${need[@]}" >/dev/null; fi
+fi
+cargo build --release -q
+KIRIN=$(pwd)/target/release/kirin
+
+legality=false
+case $VARIANT in
+  chu) SECOND=/usr/games/hachu; XVARIANT=chu ;;
+  courier) SECOND=/usr/games/fairymax; XVARIANT=courier; legality=true ;;
+  chess) SECOND=$KIRIN; XVARIANT=normal; legality=true ;;
+  *) echo "kirin advertises only normal, courier and chu to XBoard so far" >&2; exit 2 ;;
+esac
+
+OUT=target/xboard/$VARIANT
+rm -rf "$OUT"
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+
+# A private X display.
+DISPLAY_NUM=$(( 90 + RANDOM % 400 ))
+Xvfb ":$DISPLAY_NUM" -screen 0 1400x1100x24 >/dev/null 2>&1 &
+XVFB=$!
+trap 'kill $XVFB 2>/dev/null || true' EXIT
+export DISPLAY=":$DISPLAY_NUM"
+sleep 1
+
+/usr/games/xboard -variant "$XVARIANT" \
+  -fcp "$KIRIN" -fd "$OUT" -scp "$SECOND" -sd "$OUT" \
+  -mg "$GAMES" -tc "$BASE" -inc "$INC" -testLegality "$legality" \
+  -sgf "$OUT/games.pgn" -saveSettingsOnExit false -adjudicateDrawMoves 400 \
+  -xponder -defaultHashSize 64 -popupExitMessage false -popupMoveErrors false -debug -nameOfDebugFile "$OUT/xboard.debug" \
+  >"$OUT/xboard.out" 2>&1 &
+XB=$!
+
+# Wait for the match, screenshotting the board every few seconds; give up after a
+# generous limit (each game at most 400 moves of BASE+INC).
+limit=$(( GAMES * 600 + 120 ))
+start=$SECONDS
+while kill -0 $XB 2>/dev/null; do
+  sleep 3
+  import -window root "png:$OUT/board.png.tmp" 2>/dev/null && mv "$OUT/board.png.tmp" "$OUT/board.png"
+  if (( SECONDS - start > limit )); then
+    echo "XBoard did not finish within ${limit}s: a hang" | tee "$OUT/summary.txt"
+    kill $XB
+    exit 1
+  fi
+done
+
+finished=$(grep -c '^\[Result "' "$OUT/games.pgn" 2>/dev/null || true)
+bad=$(grep -ciE 'forfeit|illegal|false illegal|invalid move' "$OUT/games.pgn" || true)
+{
+  echo "variant $VARIANT: $finished of $GAMES games finished; first engine kirin, second $(basename "$SECOND")"
+  grep -E '^\[(White|Black|Result) ' "$OUT/games.pgn" | paste - - -
+  grep -oE '\{[^}]*\} (1-0|0-1|1/2-1/2)$' "$OUT/games.pgn" || true
+  echo "forfeits or illegal moves: $bad"
+} | tee "$OUT/summary.txt"
+[ "$finished" -ge 1 ] && [ "$bad" -eq 0 ]
