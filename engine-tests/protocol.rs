@@ -143,6 +143,17 @@ fn uci_bad_input_is_answered_and_the_engine_goes_on() {
     e.until(|l| l.starts_with("info depth 4"));
     e.send("stop");
     e.until(|l| l.starts_with("bestmove"));
+    e.send("setoption name MultiPV value 3");
+    e.send("go depth 4");
+    let out = e.until(|l| l.starts_with("bestmove"));
+    for k in 1..=3 {
+        assert!(
+            out.iter()
+                .any(|l| l.starts_with("info depth 4 ") && l.contains(&format!(" multipv {k} "))),
+            "{out:?}"
+        );
+    }
+    e.send("setoption name MultiPV value 1");
     e.send("go perft 3");
     let out = e.until(|l| l.starts_with("Nodes searched"));
     // The same count as `kirin perft --variant chess --moves "e2e4 e7e5" --depth 3`.

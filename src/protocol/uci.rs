@@ -22,6 +22,7 @@ pub struct Uci {
     session: Session,
     variant: String,
     threads: usize,
+    multipv: usize,
     hash_mb: usize,
     tt: Arc<Table>,
     stop: Arc<AtomicBool>,
@@ -43,6 +44,7 @@ impl Uci {
             session: Session::new(spec).expect("built-in variants compile"),
             variant,
             threads: 1,
+            multipv: 1,
             hash_mb: 16,
             tt: Arc::new(Table::new(16)),
             stop: Arc::new(AtomicBool::new(false)),
@@ -79,6 +81,7 @@ impl Uci {
         say(&format!(
             "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
         ));
+        say("option name MultiPV type spin default 1 min 1 max 64");
         say("option name Ponder type check default false");
         say("uciok");
     }
@@ -156,6 +159,12 @@ impl Uci {
                     "info string error: Threads must be 1..{MAX_THREADS}, not '{value}'"
                 )),
             },
+            "multipv" => match value.parse::<usize>() {
+                Ok(n) if (1..=64).contains(&n) => self.multipv = n,
+                _ => say(&format!(
+                    "info string error: MultiPV must be 1..64, not '{value}'"
+                )),
+            },
             "ponder" => {}
             _ => say(&format!("info string error: unknown option '{name}'")),
         }
@@ -198,7 +207,10 @@ impl Uci {
         self.stop_search();
         let words: Vec<&str> = rest.split_whitespace().collect();
         let white = with_session!(&self.session, s => s.pos.side == 0);
-        let mut limits = Limits::default();
+        let mut limits = Limits {
+            multipv: self.multipv,
+            ..Default::default()
+        };
         let mut ponder = false;
         let mut i = 0;
         let number = |i: usize| words.get(i + 1).and_then(|w| w.parse::<u64>().ok());
@@ -242,8 +254,8 @@ impl Uci {
                 let secs = i.time.as_secs_f64().max(1e-3);
                 let pv: Vec<String> = i.pv.iter().map(|&m| wire_move(game, m, None)).collect();
                 say(&format!(
-                    "info depth {} seldepth {} score {} nodes {} nps {:.0} hashfull {} time {} pv {}",
-                    i.depth, i.seldepth, score_text(i.score), i.nodes,
+                    "info depth {} seldepth {} multipv {} score {} nodes {} nps {:.0} hashfull {} time {} pv {}",
+                    i.depth, i.seldepth, i.multipv, score_text(i.score), i.nodes,
                     i.nodes as f64 / secs, i.hashfull, i.time.as_millis(), pv.join(" ")
                 ));
             }),

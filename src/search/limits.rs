@@ -16,6 +16,8 @@ pub struct Limits {
     pub movestogo: Option<u32>,
     /// Search until told to stop (analysis, pondering).
     pub infinite: bool,
+    /// Principal variations to report (0 or 1: one).
+    pub multipv: usize,
     /// While this flag is set the clock is ignored (pondering); clearing it (a ponder
     /// hit) lets the time bounds, counted from the start of the search, apply.
     pub pondering: Option<Arc<AtomicBool>>,

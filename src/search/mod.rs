@@ -30,6 +30,8 @@ const MAX_PLY: usize = 120;
 /// One line of search progress.
 #[derive(Clone, Debug)]
 pub struct Info {
+    /// Which principal variation this is (1 = the best).
+    pub multipv: usize,
     pub depth: i32,
     pub seldepth: usize,
     pub score: i32,
@@ -148,6 +150,8 @@ struct Worker<'a, const W: usize> {
     stack: Vec<Option<(Move, u8)>>,
     pv: Vec<[Option<Move>; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
+    /// Root moves left out (the better lines of a multi-PV search).
+    excluded: Vec<Move>,
 }
 
 impl<'a, const W: usize> Worker<'a, W> {
@@ -179,6 +183,7 @@ impl<'a, const W: usize> Worker<'a, W> {
             stack: vec![None; MAX_PLY + 1],
             pv: vec![[None; MAX_PLY]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY],
+            excluded: Vec::new(),
         }
     }
 
@@ -257,6 +262,7 @@ impl<'a, const W: usize> Worker<'a, W> {
             if self.id == 0 {
                 self.flush_nodes();
                 report(&Info {
+                    multipv: 1,
                     depth,
                     seldepth: self.seldepth,
                     score: s,
@@ -265,6 +271,7 @@ impl<'a, const W: usize> Worker<'a, W> {
                     hashfull: self.shared.tt.hashfull(),
                     pv: (0..self.pv_len[0]).filter_map(|i| self.pv[0][i]).collect(),
                 });
+                self.other_lines(depth, root.len(), report);
                 let factor = if stable >= 3 {
                     0.6
                 } else if stable == 0 {
@@ -290,6 +297,34 @@ impl<'a, const W: usize> Worker<'a, W> {
         }
         self.flush_nodes();
         result
+    }
+
+    /// The second and further principal variations of a multi-PV search at `depth`: each
+    /// a full-window search of the root without the moves of the better lines.
+    fn other_lines(&mut self, depth: i32, root_moves: usize, report: &mut dyn FnMut(&Info)) {
+        let lines = self.limits.multipv.clamp(1, root_moves);
+        let mut excluded: Vec<Move> = self.pv[0][0].into_iter().collect();
+        for k in 2..=lines {
+            self.excluded = excluded.clone();
+            let s = self.search(depth, -INF, INF, 0, true);
+            self.excluded.clear();
+            if self.stopped {
+                return;
+            }
+            let Some(m) = self.pv[0][0] else { return };
+            self.flush_nodes();
+            report(&Info {
+                multipv: k,
+                depth,
+                seldepth: self.seldepth,
+                score: s,
+                nodes: self.shared.nodes.load(Relaxed),
+                time: self.clock.elapsed(),
+                hashfull: self.shared.tt.hashfull(),
+                pv: (0..self.pv_len[0]).filter_map(|i| self.pv[0][i]).collect(),
+            });
+            excluded.push(m);
+        }
     }
 
     /// Helper threads skip some depths so that threads spread over different depths
@@ -578,6 +613,9 @@ impl<'a, const W: usize> Worker<'a, W> {
             list.swap(i, j);
             keys.swap(i, j);
             let m = list[i];
+            if ply == 0 && self.excluded.contains(&m) {
+                continue;
+            }
             let quiet = !self.is_capture(m) && m.promotes_to().is_none();
             let moved = self.pos.board[m.from()];
             let u = self.pos.make(g, m);
@@ -640,9 +678,11 @@ impl<'a, const W: usize> Worker<'a, W> {
         } else {
             Bound::Upper
         };
-        self.shared
-            .tt
-            .store(key, best_move, to_tt(best, ply), depth, bound);
+        if ply > 0 || self.excluded.is_empty() {
+            self.shared
+                .tt
+                .store(key, best_move, to_tt(best, ply), depth, bound);
+        }
         best
     }
 
