@@ -5,7 +5,7 @@ use kirin::eval::Eval;
 use kirin::rules::{Game, MoveList, Position};
 use kirin::search::limits::Limits;
 use kirin::search::tt::Table;
-use kirin::search::{self, Context, MATE_BOUND, SearchResult};
+use kirin::search::{self, Context, MATE_BOUND, RULE_WIN, SearchResult};
 use kirin::variants::AnyGame;
 use kirin::with_game;
 use std::sync::atomic::AtomicBool;

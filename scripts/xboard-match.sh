@@ -35,8 +35,9 @@ cargo build --release -q
 KIRIN=$(pwd)/target/release/kirin
 
 legality=false
+extra=()
 case $VARIANT in
-  chu) SECOND=/usr/games/hachu; XVARIANT=chu ;;
+  chu) SECOND=/usr/games/hachu; XVARIANT=chu; extra=(-ruleMoves 0) ;;  # no 50-move rule in Chu
   courier) SECOND=/usr/games/fairymax; XVARIANT=courier; legality=true ;;
   chess) SECOND=$KIRIN; XVARIANT=normal; legality=true ;;
   *) echo "kirin advertises only normal, courier and chu to XBoard so far" >&2; exit 2 ;;
@@ -57,7 +58,7 @@ sleep 1
 
 /usr/games/xboard -variant "$XVARIANT" \
   -fcp "$KIRIN" -fd "$OUT" -scp "$SECOND" -sd "$OUT" \
-  -mg "$GAMES" -tc "$BASE" -inc "$INC" -testLegality "$legality" \
+  -mg "$GAMES" -tc "$BASE" -inc "$INC" -testLegality "$legality" "${extra[@]}" \
   -sgf "$OUT/games.pgn" -saveSettingsOnExit false -adjudicateDrawMoves 400 \
   -xponder -defaultHashSize 64 -popupExitMessage false -popupMoveErrors false -debug -nameOfDebugFile "$OUT/xboard.debug" \
   >"$OUT/xboard.out" 2>&1 &

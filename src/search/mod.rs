@@ -24,6 +24,11 @@ use tt::{Bound, Table};
 pub const MATE: i32 = 30000;
 /// Scores beyond this are mates (or wins by a rule) in a known number of plies.
 pub const MATE_BOUND: i32 = MATE - 1000;
+/// A game won by a rule that leaves the loser's royal on the board (bare king). Below the
+/// mate scores, so that taking the last royal, where the search sees it, is preferred:
+/// otherwise, with a bared opponent that a GUI lets play on, every move would look equally
+/// won and the engine would never finish the game.
+pub const RULE_WIN: i32 = MATE_BOUND - 1000;
 const INF: i32 = 31000;
 const MAX_PLY: usize = 120;
 
@@ -400,10 +405,10 @@ impl<'a, const W: usize> Worker<'a, W> {
                 if we && they {
                     Some(0)
                 } else if they {
-                    Some(MATE - ply as i32)
+                    Some(RULE_WIN - ply as i32)
                 } else if we {
                     let others = pos.by_color[us ^ 1].andnot(pos.royals(g, us ^ 1)).count();
-                    (others >= 2).then_some(-MATE + ply as i32)
+                    (others >= 2).then_some(-RULE_WIN + ply as i32)
                 } else {
                     None
                 }
