@@ -70,7 +70,10 @@ limit=$(( GAMES * 600 + 120 ))
 start=$SECONDS
 while kill -0 $XB 2>/dev/null; do
   sleep 3
-  import -window root "png:$OUT/board.png.tmp" 2>/dev/null && mv "$OUT/board.png.tmp" "$OUT/board.png"
+  # Keep only screenshots taken while XBoard's window is still up.
+  if import -window root "png:$OUT/board.png.tmp" 2>/dev/null && kill -0 $XB 2>/dev/null; then
+    mv "$OUT/board.png.tmp" "$OUT/board.png"
+  fi
   if (( SECONDS - start > limit )); then
     echo "XBoard did not finish within ${limit}s: a hang" | tee "$OUT/summary.txt"
     kill $XB
