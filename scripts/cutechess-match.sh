@@ -29,8 +29,12 @@ KIRIN=$(pwd)/target/release/kirin
 OUT=target/cutechess
 mkdir -p "$OUT"
 
+# cutechess sends a FEN only when the board differs from its own start position, and
+# otherwise trusts the engine's start for the variant. Over CECP kirin starts `courier`
+# from XBoard's raw array unless its option "XBoard start positions" is off, so the CECP
+# engine gets that option switched off; over UCI `startpos` is the historical start.
 declare -A START=(
-  [courier]="rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR w - - 0 1"
+  [courier]="rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR w - - 0 5"
   [standard]="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 )
 status=0
@@ -38,11 +42,13 @@ for variant in courier standard; do
   fens="$OUT/$variant.epd"
   echo "${START[$variant]}" >"$fens"
   for proto in uci xboard; do
+    options=()
+    [ "$proto" = xboard ] && options=("option.XBoard start positions=false")
     pgn="$OUT/$variant-$proto.pgn"
     rm -f "$pgn"
     log="$OUT/$variant-$proto.log"
     "$CUTECHESS" -variant "$variant" \
-      -engine cmd="$KIRIN" proto="$proto" name="kirin-$proto" \
+      -engine cmd="$KIRIN" proto="$proto" name="kirin-$proto" "${options[@]}" \
       -engine cmd="$FSF" proto=uci name=fairy-stockfish \
       -each tc="$TC" -games "$GAMES" -repeat -recover \
       -openings file="$fens" format=epd order=sequential \

@@ -36,6 +36,10 @@ enum Purpose {
 
 pub struct Xboard {
     session: Session,
+    /// Start XBoard's own variants from XBoard's start position (the definition's `xboard`
+    /// start); off, kirin's default start (Courier's historical one, as cutechess and
+    /// Fairy-Stockfish use). CECP option "XBoard start positions".
+    xboard_starts: bool,
     /// The side the engine plays; `None` in force mode.
     engine_side: Option<usize>,
     post: bool,
@@ -63,7 +67,8 @@ impl Default for Xboard {
 impl Xboard {
     pub fn new() -> Xboard {
         Xboard {
-            session: Self::session_for("chess").expect("chess is built in"),
+            session: Self::session_for("chess", true).expect("chess is built in"),
+            xboard_starts: true,
             engine_side: Some(1),
             post: false,
             analysing: false,
@@ -82,10 +87,13 @@ impl Xboard {
         }
     }
 
-    fn session_for(name: &str) -> Result<Session, String> {
+    fn session_for(name: &str, xboard_starts: bool) -> Result<Session, String> {
         let spec = variants::find(name).map_err(|e| e.to_string())?;
         let mut session = Session::new(spec).map_err(|e| e.to_string())?;
-        let xboard_start = spec.start_position("xboard").map(str::to_string);
+        let xboard_start = spec
+            .start_position("xboard")
+            .filter(|_| xboard_starts)
+            .map(str::to_string);
         if let Some(fen) = xboard_start {
             with_session!(&mut session, s => s.set_position(Some(&fen)))?;
         }
@@ -124,7 +132,7 @@ impl Xboard {
             "protover" => self.features(),
             "new" => {
                 self.halt();
-                match Self::session_for("chess") {
+                match Self::session_for("chess", self.xboard_starts) {
                     Ok(s) => self.session = s,
                     Err(e) => say(&format!("Error ({e}): new")),
                 }
@@ -204,7 +212,7 @@ impl Xboard {
                 Ok(n) if (1..=256).contains(&n) => self.threads = n,
                 _ => say(&format!("Error (bad number): cores {arg}")),
             },
-            "option" => say(&format!("Error (unknown option): option {arg}")),
+            "option" => self.option(arg),
             "quit" => return false,
             _ if self.looks_like_move(cmd) && arg.is_empty() => self.user_move(cmd),
             _ => say(&format!("Error (unknown command): {cmd}")),
@@ -215,10 +223,17 @@ impl Xboard {
     fn features(&self) {
         let names: Vec<&str> = XBOARD_VARIANTS.iter().map(|v| v.0).collect();
         say(&format!(
-            "feature ping=1 setboard=1 usermove=1 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 debug=1 myname=\"kirin {}\" variants=\"{}\" done=1",
+            "feature ping=1 setboard=1 usermove=1 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 debug=1 myname=\"kirin {}\" variants=\"{}\" option=\"XBoard start positions -check 1\" done=1",
             env!("CARGO_PKG_VERSION"),
             names.join(",")
         ));
+    }
+
+    fn option(&mut self, arg: &str) {
+        match arg.split_once('=') {
+            Some(("XBoard start positions", v @ ("0" | "1"))) => self.xboard_starts = v == "1",
+            _ => say(&format!("Error (unknown option or value): option {arg}")),
+        }
     }
 
     fn variant(&mut self, name: &str) {
@@ -227,7 +242,7 @@ impl Xboard {
             say(&format!("Error (unsupported variant): variant {name}"));
             return;
         };
-        match Self::session_for(kirin) {
+        match Self::session_for(kirin, self.xboard_starts) {
             Ok(s) => self.session = s,
             Err(e) => say(&format!("Error ({e}): variant {name}")),
         }
