@@ -81,6 +81,7 @@ while kill -0 $XB 2>/dev/null; do
   fi
 done
 
+rm -f "$OUT/board.png.tmp"
 finished=$(grep -c '^\[Result "' "$OUT/games.pgn" 2>/dev/null || true)
 bad=$(grep -ciE 'forfeit|illegal|false illegal|invalid move' "$OUT/games.pgn" || true)
 {
