@@ -266,16 +266,7 @@ impl<'a, const W: usize> Worker<'a, W> {
             result.depth = depth;
             if self.id == 0 {
                 self.flush_nodes();
-                report(&Info {
-                    multipv: 1,
-                    depth,
-                    seldepth: self.seldepth,
-                    score: s,
-                    nodes: self.shared.nodes.load(Relaxed),
-                    time: self.clock.elapsed(),
-                    hashfull: self.shared.tt.hashfull(),
-                    pv: (0..self.pv_len[0]).filter_map(|i| self.pv[0][i]).collect(),
-                });
+                report(&self.info(1, depth, s));
                 self.other_lines(depth, root.len(), report);
                 let factor = if stable >= 3 {
                     0.6
@@ -304,6 +295,20 @@ impl<'a, const W: usize> Worker<'a, W> {
         result
     }
 
+    /// The progress line of principal variation `multipv` just searched to `depth`.
+    fn info(&self, multipv: usize, depth: i32, score: i32) -> Info {
+        Info {
+            multipv,
+            depth,
+            seldepth: self.seldepth,
+            score,
+            nodes: self.shared.nodes.load(Relaxed),
+            time: self.clock.elapsed(),
+            hashfull: self.shared.tt.hashfull(),
+            pv: (0..self.pv_len[0]).filter_map(|i| self.pv[0][i]).collect(),
+        }
+    }
+
     /// The second and further principal variations of a multi-PV search at `depth`: each
     /// a full-window search of the root without the moves of the better lines.
     fn other_lines(&mut self, depth: i32, root_moves: usize, report: &mut dyn FnMut(&Info)) {
@@ -318,16 +323,7 @@ impl<'a, const W: usize> Worker<'a, W> {
             }
             let Some(m) = self.pv[0][0] else { return };
             self.flush_nodes();
-            report(&Info {
-                multipv: k,
-                depth,
-                seldepth: self.seldepth,
-                score: s,
-                nodes: self.shared.nodes.load(Relaxed),
-                time: self.clock.elapsed(),
-                hashfull: self.shared.tt.hashfull(),
-                pv: (0..self.pv_len[0]).filter_map(|i| self.pv[0][i]).collect(),
-            });
+            report(&self.info(k, depth, s));
             excluded.push(m);
         }
     }
