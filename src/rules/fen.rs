@@ -339,11 +339,7 @@ fn parse_ep<const W: usize>(
             "en-passant square {text} is not behind a pawn that just stepped two squares"
         ));
     }
-    let pawns_attack = (0..game.types).any(|t| {
-        let pc = 2 * t + pos.side;
-        game.is_pawn[pc] && game.reverse_leaps[pc * game.squares + ep].intersects(&pos.by_piece[pc])
-    });
-    if pawns_attack {
+    if pos.pawn_can_take_on(game, pos.side, ep) {
         pos.ep = ep as u16;
         pos.ep_victim = victim.map_or(NO_SQ, |v| v as u16);
     }

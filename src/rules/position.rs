@@ -214,7 +214,7 @@ impl<const W: usize> Position<W> {
             let placed = m.promotes_to().map_or(moved, |p| p as u8 + 1);
             self.put(to, placed);
             key ^= z.piece(moved, from) ^ z.piece(placed, to);
-            if kind == MoveKind::DoubleStep && self.ep_capturable(game, m.aux()) {
+            if kind == MoveKind::DoubleStep && self.pawn_can_take_on(game, self.side ^ 1, m.aux()) {
                 self.ep = m.aux() as u16;
                 self.ep_victim = to as u16;
                 key ^= z.ep[m.aux()];
@@ -331,12 +331,11 @@ impl<const W: usize> Position<W> {
         self.history.pop();
     }
 
-    /// True when a pawn of the side that did not just double-step... that is, of the
-    /// side about to move next, could capture on `ep` (so the square matters to the key).
-    fn ep_capturable(&self, game: &Game<W>, ep: usize) -> bool {
-        let them = self.side ^ 1;
+    /// True when a pawn of `color` could capture on the en-passant square `ep` (only then
+    /// does the square enter the position and its key).
+    pub(crate) fn pawn_can_take_on(&self, game: &Game<W>, color: Color, ep: usize) -> bool {
         (0..game.types).any(|t| {
-            let pc = 2 * t + them;
+            let pc = 2 * t + color;
             game.is_pawn[pc]
                 && game.reverse_leaps[pc * game.squares + ep].intersects(&self.by_piece[pc])
         })
