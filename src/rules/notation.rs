@@ -42,13 +42,11 @@ impl<const W: usize> Game<W> {
             return false;
         };
         let squares = |leg: &str| -> Option<(usize, usize)> {
-            if !leg.is_ascii() || leg.len() < 4 {
-                return None;
-            }
-            let split = leg[1..].find(|c: char| c.is_ascii_lowercase())? + 1;
-            let a = self.geo.parse_square(&leg[..split]).ok()?;
-            let b = self.geo.parse_square(&leg[split..]).ok()?;
-            Some((a, b))
+            let (a, b) = split_leg(leg)?;
+            Some((
+                self.geo.parse_square(a).ok()?,
+                self.geo.parse_square(b).ok()?,
+            ))
         };
         match (squares(first), squares(second)) {
             (Some((a, b)), Some((c, d))) => {
@@ -69,11 +67,10 @@ impl<const W: usize> Game<W> {
     /// suffix is kept.
     fn plain_jump_text(&self, pos: &Position<W>, text: &str) -> Option<String> {
         let (first, second) = text.split_once(',')?;
-        if !first.is_ascii() || !second.is_ascii() || first.len() < 4 {
+        let (a, b) = split_leg(first)?;
+        if !second.is_ascii() {
             return None;
         }
-        let split = first[1..].find(|c: char| c.is_ascii_lowercase())? + 1;
-        let (a, b) = (&first[..split], &first[split..]);
         let via = self.geo.parse_square(b).ok()?;
         let rest = second.strip_prefix(b)?;
         let end: String = rest
@@ -114,4 +111,13 @@ impl<const W: usize> Game<W> {
             }
         })
     }
+}
+
+/// Splits a leg such as `f5f6` or `a10b11` into its two square names (unchecked).
+fn split_leg(leg: &str) -> Option<(&str, &str)> {
+    if !leg.is_ascii() || leg.len() < 4 {
+        return None;
+    }
+    let split = leg[1..].find(|c: char| c.is_ascii_lowercase())? + 1;
+    Some((&leg[..split], &leg[split..]))
 }
