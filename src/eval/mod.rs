@@ -32,6 +32,8 @@ pub struct Eval {
     squares: usize,
     /// Piece indices that slide (for mobility).
     sliders: Vec<bool>,
+    /// Per square: the square and its king-step neighbours (royal shelter).
+    neighbours: Vec<Vec<u16>>,
 }
 
 impl Eval {
@@ -80,11 +82,25 @@ impl Eval {
         let sliders = (0..2 * game.types)
             .map(|pc| !game.tables[pc].slides.is_empty())
             .collect();
+        let neighbours = (0..n)
+            .map(|sq| {
+                let mut near = Vec::new();
+                for dx in -1..=1 {
+                    for dy in -1..=1 {
+                        if let Some(s) = g.offset(sq, dx, dy) {
+                            near.push(s as u16);
+                        }
+                    }
+                }
+                near
+            })
+            .collect();
         Eval {
             values,
             pst,
             squares: n,
             sliders,
+            neighbours,
         }
     }
 
@@ -113,23 +129,14 @@ impl Eval {
         for (color, s) in score.iter_mut().enumerate() {
             let royals = pos.royals(game, color);
             if let Some(k) = royals.first().filter(|_| !royals.more_than_one()) {
-                let shelter = (self.neighbours(game, k) & pos.by_color[color]).count();
+                let shelter = self.neighbours[k]
+                    .iter()
+                    .filter(|&&n| pos.by_color[color].has(n as usize))
+                    .count();
                 *s += SHELTER * shelter as i32;
             }
         }
         score[pos.side] - score[pos.side ^ 1]
-    }
-
-    fn neighbours<const W: usize>(&self, game: &Game<W>, sq: usize) -> crate::core::Bitboard<W> {
-        let mut b = crate::core::Bitboard::EMPTY;
-        for dx in -1..=1 {
-            for dy in -1..=1 {
-                if let Some(s) = game.geo.offset(sq, dx, dy) {
-                    b.set(s);
-                }
-            }
-        }
-        b
     }
 
     /// The material value of the piece with board code `code`.
