@@ -74,6 +74,31 @@ impl<const W: usize> Game<W> {
         }
     }
 
+    /// The piece of colour `by` that captures on `sq` by sliding along direction `d`, the
+    /// board being `occ` (pieces outside `occ` are looked through: SEE's x-rays).
+    #[inline(always)]
+    pub fn slider_on(
+        &self,
+        pos: &Position<W>,
+        sq: usize,
+        d: usize,
+        by: Color,
+        occ: Bitboard<W>,
+    ) -> Option<usize> {
+        let back = self.opposite[d] as usize;
+        let b = self.first_blocker(back, sq, occ)?;
+        let code = pos.board[b];
+        if code == 0 || color_of(code) != by {
+            return None;
+        }
+        let s = self.slide_capture[(code as usize - 1) * self.dirs.len() + d]?;
+        if s.is_plain() {
+            return Some(b);
+        }
+        let dist = self.steps_between(back, sq, b);
+        (dist >= s.min as usize && (s.max == 0 || dist <= s.max as usize)).then_some(b)
+    }
+
     /// True when a piece of colour `by` attacks `sq` (could capture a piece there).
     pub fn attacked(&self, pos: &Position<W>, sq: usize, by: Color) -> bool {
         let n = self.squares;
@@ -83,24 +108,9 @@ impl<const W: usize> Game<W> {
             }
         }
         let occ = pos.occupied();
-        let nd = self.dirs.len();
         for &d in &self.attack_dirs[by] {
-            let back = self.opposite[d as usize] as usize;
-            let Some(b) = self.first_blocker(back, sq, occ) else {
-                continue;
-            };
-            let code = pos.board[b];
-            if color_of(code) != by {
-                continue;
-            }
-            if let Some(s) = self.slide_capture[(code as usize - 1) * nd + d as usize] {
-                if s.is_plain() {
-                    return true;
-                }
-                let dist = self.steps_between(back, sq, b);
-                if dist >= s.min as usize && (s.max == 0 || dist <= s.max as usize) {
-                    return true;
-                }
+            if self.slider_on(pos, sq, d as usize, by, occ).is_some() {
+                return true;
             }
         }
         for &pc in &self.complex_attackers[by] {

@@ -7,7 +7,7 @@
 use crate::core::{Bitboard, Color, Move, MoveKind};
 use crate::eval::Eval;
 use crate::rules::game::Game;
-use crate::rules::position::{Position, color_of};
+use crate::rules::position::Position;
 
 /// The least valuable piece of `side` within `occ` that captures on `sq`.
 fn least_valuable_attacker<const W: usize>(
@@ -31,29 +31,8 @@ fn least_valuable_attacker<const W: usize>(
             consider(from);
         }
     }
-    let nd = game.dirs.len();
     for &d in &game.attack_dirs[side] {
-        let back = game.opposite[d as usize] as usize;
-        let hits = game.rays[back * n + sq] & occ;
-        let b = if game.positive[back] {
-            hits.first()
-        } else {
-            hits.last()
-        };
-        let Some(b) = b else { continue };
-        let code = pos.board[b];
-        if code == 0 || color_of(code) != side {
-            continue;
-        }
-        if let Some(s) = game.slide_capture[(code as usize - 1) * nd + d as usize]
-            && (s.is_plain() || {
-                let steps = game.ray_lists[back * n + sq]
-                    .iter()
-                    .position(|&t| t as usize == b)
-                    .map_or(0, |i| i + 1);
-                steps >= s.min as usize && (s.max == 0 || steps <= s.max as usize)
-            })
-        {
+        if let Some(b) = game.slider_on(pos, sq, d as usize, side, occ) {
             consider(b);
         }
     }
