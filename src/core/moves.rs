@@ -24,6 +24,12 @@ pub enum MoveKind {
     /// A pass made by a piece stepping to the empty square `aux` and back: nothing moves.
     /// Counted once per position, whichever piece or square makes it.
     Pass = 6,
+    /// Two friendly pieces exchange places: the mover goes to `to`, the piece there to
+    /// `aux` (`aux == from` for a plain swap; a citadel for Tamerlane's citadel exchange).
+    Swap = 7,
+    /// A resting piece is redeployed to `to`, removing whatever stands there, and becomes
+    /// piece type `aux` (Tamerlane's Pawn of Pawns). Its text carries no promotion suffix.
+    Redeploy = 8,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -41,6 +47,12 @@ impl Move {
     #[inline(always)]
     pub fn promotion(from: usize, to: usize, promo: usize) -> Move {
         Self::pack(from, to, promo, MoveKind::Normal, true)
+    }
+
+    /// A redeployment of a resting piece to `to`, where it becomes piece type `as_type`.
+    #[inline(always)]
+    pub fn redeploy(from: usize, to: usize, as_type: usize) -> Move {
+        Self::pack(from, to, as_type, MoveKind::Redeploy, true)
     }
 
     /// A move with an auxiliary square or piece.
@@ -84,6 +96,8 @@ impl Move {
             4 => MoveKind::Castle,
             5 => MoveKind::TwoLeg,
             6 => MoveKind::Pass,
+            7 => MoveKind::Swap,
+            8 => MoveKind::Redeploy,
             _ => MoveKind::Normal,
         }
     }

@@ -5,7 +5,7 @@
 
 use crate::core::{Bitboard, WHITE};
 use crate::rules::game::Game;
-use crate::rules::position::{NO_SQ, Position};
+use crate::rules::position::{EXCHANGE, NO_SQ, Position, SWAP};
 use std::fmt;
 
 /// Why a FEN was rejected.
@@ -45,7 +45,13 @@ impl<const W: usize> Position<W> {
             return fail(format!("unexpected field '{}'", rest[2]));
         }
         if let Some(c) = rest.first().filter(|_| counters_at >= 1) {
-            parse_castling(game, &mut pos, c)?;
+            if game.has_privileges() {
+                parse_privileges(&mut pos, c)?;
+            } else {
+                parse_castling(game, &mut pos, c)?;
+            }
+        } else if game.has_privileges() {
+            pos.privileges = ALL_PRIVILEGES;
         }
         if let Some(e) = rest.get(1).filter(|_| counters_at >= 2) {
             parse_ep(game, &mut pos, e)?;
@@ -103,6 +109,11 @@ impl<const W: usize> Position<W> {
         let mut castling = String::new();
         for (i, c) in ['K', 'Q', 'k', 'q'].iter().enumerate() {
             if self.castling >> i & 1 != 0 {
+                castling.push(*c);
+            }
+        }
+        for (i, c) in ['S', 'C', 's', 'c'].iter().enumerate() {
+            if self.privileges >> i & 1 != 0 {
                 castling.push(*c);
             }
         }
@@ -215,15 +226,22 @@ fn parse_board<const W: usize>(
                     return fail(format!("rank {rank_name}: '+' must precede a piece letter"));
                 };
                 symbol.push(l.to_ascii_lowercase());
+                k += 1;
+                if let Some(&d) = chars.get(k).filter(|&&d| d == '\'' || d == '!') {
+                    symbol.push(d);
+                    k += 1;
+                }
                 let Some(t) = game.spec.piece_index(&symbol) else {
+                    let written = if l.is_ascii_uppercase() {
+                        symbol.to_ascii_uppercase()
+                    } else {
+                        symbol
+                    };
                     return fail(format!(
-                        "rank {rank_name}: '{}{}' is not a piece of {}",
-                        if c == '+' { "+" } else { "" },
-                        l,
+                        "rank {rank_name}: '{written}' is not a piece of {}",
                         game.spec.name
                     ));
                 };
-                k += 1;
                 if file >= g.width {
                     file += 1;
                     continue;
@@ -251,6 +269,34 @@ fn parse_board<const W: usize>(
                 g.width
             ));
         }
+    }
+    Ok(())
+}
+
+/// Every once-per-game right of both sides.
+const ALL_PRIVILEGES: u8 = 0b1111;
+
+/// The once-per-game rights of games with a royal swap or citadels, written where other
+/// games write castling rights: `S` the royal swap, `C` the citadel exchange, upper case
+/// for White (`SCsc` at the start, `-` for none).
+fn parse_privileges<const W: usize>(pos: &mut Position<W>, text: &str) -> Result<(), FenError> {
+    if text == "-" {
+        return Ok(());
+    }
+    for c in text.chars() {
+        let bit = match c {
+            'S' => SWAP,
+            'C' => EXCHANGE,
+            's' => SWAP << 2,
+            'c' => EXCHANGE << 2,
+            _ => {
+                return fail(format!(
+                    "rights field has the bad letter '{c}' (S: royal swap, C: citadel \
+                     exchange, upper case for White)"
+                ));
+            }
+        };
+        pos.privileges |= bit;
     }
     Ok(())
 }

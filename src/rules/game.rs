@@ -7,7 +7,7 @@ use crate::core::{Bitboard, Color, Geometry, WHITE};
 use crate::rules::betza::{self, Atom, Leg, Mode};
 use crate::rules::position::Position;
 use crate::rules::zobrist::Zobrist;
-use crate::variants::spec::{Hook, PromotionStyle, Royalty, SpecError, VariantSpec};
+use crate::variants::spec::{Hook, PromotionStyle, Redeploy, Royalty, SpecError, VariantSpec};
 
 /// A slide along one direction, `min..=max` steps (`max == 0`: unlimited).
 #[derive(Clone, Copy, Debug)]
@@ -114,6 +114,25 @@ pub struct Game<const W: usize> {
     pub attack_dirs: [Vec<u8>; 2],
     /// Pieces whose captures need explicit generation to detect attacks.
     pub complex_attackers: [Vec<usize>; 2],
+    /// Each side's own citadel (`citadels` in the definition), White's first.
+    pub citadel_of: Option<[usize; 2]>,
+    /// Both citadel squares (empty without citadels).
+    pub citadels: Bitboard<W>,
+    /// Per piece index: may enter its own side's citadel.
+    pub enters_own_citadel: Vec<bool>,
+    /// Per piece index: rests, immune and immobile, on its last rank.
+    pub rests: Vec<bool>,
+    /// Each colour's last rank (the far side of the board).
+    pub last_rank: [Bitboard<W>; 2],
+    /// Per piece index: where a resting piece may go, the fixed square already mirrored
+    /// for Black.
+    pub redeploy: Vec<Redeploy>,
+    /// Per piece index: the piece index a redeployed piece becomes.
+    pub redeploys_as: Vec<Option<usize>>,
+    /// Royal piece indices that may swap once per game, per colour.
+    pub swappers: [Vec<usize>; 2],
+    /// Citadels or resting pieces exist: moves need the sanctuary rules.
+    pub sanctuaries: bool,
     /// Count of each piece index in the start position (for promotion limits).
     pub initial_counts: Vec<u32>,
     pub zobrist: Zobrist,
@@ -161,6 +180,15 @@ impl<const W: usize> Game<W> {
             slide_capture: Vec::new(),
             attack_dirs: [Vec::new(), Vec::new()],
             complex_attackers: [Vec::new(), Vec::new()],
+            citadel_of: spec.citadels,
+            citadels: Bitboard::EMPTY,
+            enters_own_citadel: Vec::new(),
+            rests: Vec::new(),
+            last_rank: [Bitboard::EMPTY; 2],
+            redeploy: Vec::new(),
+            redeploys_as: Vec::new(),
+            swappers: [Vec::new(), Vec::new()],
+            sanctuaries: false,
             initial_counts: vec![0; 2 * types],
             zobrist: Zobrist::new(2 * types, squares),
         };
@@ -184,6 +212,7 @@ impl<const W: usize> Game<W> {
             }
         }
         g.build_attack_tables();
+        g.compile_sanctuaries();
         for (name, fen) in std::iter::once((&"start".to_string(), &spec.start))
             .chain(spec.starts.iter().map(|(n, f)| (n, f)))
         {
@@ -485,6 +514,46 @@ impl<const W: usize> Game<W> {
                 self.complex_attackers[color].push(pc);
             }
         }
+    }
+
+    /// Citadels, resting pieces, redeployment and the royal swap (Tamerlane's rules,
+    /// described by the definition's `citadels` and the pieces' flags).
+    fn compile_sanctuaries(&mut self) {
+        let g = &self.geo;
+        for sq in (0..self.squares).filter(|&s| !g.holes[s]) {
+            if g.rank(sq) == g.height - 1 {
+                self.last_rank[WHITE].set(sq);
+            }
+            if g.rank(sq) == 0 {
+                self.last_rank[1].set(sq);
+            }
+        }
+        if let Some(own) = self.citadel_of {
+            own.iter().for_each(|&c| self.citadels.set(c));
+        }
+        for pc in 0..2 * self.types {
+            let (piece, color) = (&self.spec.pieces[pc / 2], pc & 1);
+            self.enters_own_citadel.push(piece.enters_own_citadel);
+            self.rests.push(piece.rests_on_last_rank);
+            self.redeploy.push(match piece.redeploy {
+                Redeploy::To(sq) if color != WHITE => {
+                    Redeploy::To(sq % g.width + (g.height - 1 - g.rank(sq)) * g.width)
+                }
+                other => other,
+            });
+            self.redeploys_as
+                .push(piece.redeploys_as.map(|t| 2 * t + color));
+            if piece.swaps && piece.royal {
+                self.swappers[color].push(pc);
+            }
+        }
+        self.sanctuaries = self.citadel_of.is_some() || self.rests.contains(&true);
+    }
+
+    /// The game has once-per-game rights (a royal swap or citadel exchanges), which FEN
+    /// writes in the castling field.
+    pub fn has_privileges(&self) -> bool {
+        self.citadel_of.is_some() || self.swappers.iter().any(|s| !s.is_empty())
     }
 
     /// Whether the last royal must be kept out of attack.

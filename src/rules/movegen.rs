@@ -101,6 +101,9 @@ impl<const W: usize> Game<W> {
 
     /// True when a piece of colour `by` attacks `sq` (could capture a piece there).
     pub fn attacked(&self, pos: &Position<W>, sq: usize, by: Color) -> bool {
+        if self.citadels.has(sq) {
+            return false; // A citadel is a sanctuary.
+        }
         let n = self.squares;
         for &pc in &self.leap_attackers[by] {
             if self.reverse_leaps[pc * n + sq].intersects(&pos.by_piece[pc]) {
@@ -158,6 +161,56 @@ impl<const W: usize> Game<W> {
         out
     }
 
+    /// Squares the piece `pc` on `from` reaches by its leaps and slides, `own` and
+    /// `enemy` being the pieces of its side and the other.
+    #[inline(always)]
+    fn leaps_and_slides(
+        &self,
+        pc: usize,
+        from: usize,
+        own: Bitboard<W>,
+        enemy: Bitboard<W>,
+    ) -> Bitboard<W> {
+        let tab = &self.tables[pc];
+        let occ = own | enemy;
+        let empty = self.valid.andnot(occ);
+        let mut targets = (tab.leap_move[from] & empty) | (tab.leap_capture[from] & enemy);
+        for s in &tab.slides {
+            let reach = self.slide_targets(s, from, occ);
+            targets |= match s.mode {
+                Mode::Both => reach.andnot(own),
+                Mode::Move => reach & empty,
+                Mode::Capture => reach & enemy,
+            };
+        }
+        targets
+    }
+
+    /// Every square the piece `pc` on `from` could move to, by any of its moves, whatever
+    /// side is to move (for rules that ask where a piece could go).
+    pub fn piece_reach(&self, pos: &Position<W>, pc: usize, from: usize) -> Bitboard<W> {
+        let color = pc & 1;
+        let (own, enemy) = (pos.by_color[color], pos.by_color[color ^ 1]);
+        let occ = own | enemy;
+        let mut reach = self.leaps_and_slides(pc, from, own, enemy);
+        for s in &self.tables[pc].specials[from] {
+            let to = s.to as usize;
+            let fits = match s.mode {
+                Mode::Both => !own.has(to),
+                Mode::Move => !occ.has(to),
+                Mode::Capture => enemy.has(to),
+            };
+            if fits && !s.path.intersects(&occ) {
+                reach.set(to);
+            }
+        }
+        let mut passed = true;
+        let mut two_legs = MoveList::new();
+        self.two_leg_moves(pos, pc, from, &mut two_legs, &mut passed);
+        two_legs.iter().for_each(|m| reach.set(m.to()));
+        reach.andnot(Bitboard::from_square(from))
+    }
+
     /// All pseudo-legal moves: moves that follow the pieces' movement, ignoring royal
     /// safety.
     pub fn pseudo_moves(&self, pos: &Position<W>, list: &mut MoveList) {
@@ -175,15 +228,7 @@ impl<const W: usize> Game<W> {
             }
             let tab = &self.tables[pc];
             for from in pieces {
-                let mut targets = (tab.leap_move[from] & empty) | (tab.leap_capture[from] & enemy);
-                for s in &tab.slides {
-                    let reach = self.slide_targets(s, from, occ);
-                    targets |= match s.mode {
-                        Mode::Both => reach.andnot(own),
-                        Mode::Move => reach & empty,
-                        Mode::Capture => reach & enemy,
-                    };
-                }
+                let mut targets = self.leaps_and_slides(pc, from, own, enemy);
                 if tab.has_specials {
                     for s in &tab.specials[from] {
                         let to = s.to as usize;
@@ -406,10 +451,20 @@ impl<const W: usize> Game<W> {
         if self.lion_trading {
             self.filter_lion_captures(pos, list);
         }
-        if !self.uses_check() || royals.more_than_one() {
-            return;
+        if self.sanctuaries {
+            self.sanctuary_moves(pos, list);
         }
-        let king = royals.first().expect("one royal");
+        if self.uses_check() && !royals.more_than_one() {
+            self.keep_royal_safe(pos, list, royals.first().expect("one royal"));
+        }
+        if !self.swappers[us].is_empty() {
+            self.royal_swaps(pos, list);
+        }
+    }
+
+    /// Removes the moves that leave the side's only royal, on `king`, attacked.
+    fn keep_royal_safe(&self, pos: &mut Position<W>, list: &mut MoveList, king: usize) {
+        let us = pos.side;
         let them = us ^ 1;
         let test_all = self.attacked(pos, king, them) || !self.complex_attackers[them].is_empty();
         let pinned = if test_all {
@@ -433,7 +488,7 @@ impl<const W: usize> Game<W> {
     }
 
     /// Makes `m` and tells whether the mover's royal (on `king` before the move) is safe.
-    fn keeps_royal_safe(&self, pos: &mut Position<W>, m: Move, king: usize) -> bool {
+    pub(crate) fn keeps_royal_safe(&self, pos: &mut Position<W>, m: Move, king: usize) -> bool {
         let us = pos.side;
         let u = pos.make(self, m);
         let at = if m.from() == king { m.to() } else { king };

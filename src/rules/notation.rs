@@ -15,12 +15,19 @@ impl<const W: usize> Game<W> {
         if m.kind() == MoveKind::Pass {
             return "@@@@".to_string();
         }
-        let mut s = if m.kind() == MoveKind::TwoLeg {
-            let via = g.name(m.aux());
+        let through = |via: usize| {
+            let via = g.name(via);
             format!("{}{via},{via}{}", g.name(m.from()), g.name(m.to()))
-        } else {
-            format!("{}{}", g.name(m.from()), g.name(m.to()))
         };
+        let mut s = match m.kind() {
+            MoveKind::TwoLeg => through(m.aux()),
+            // The citadel exchange: into the citadel, then onto the partner's square.
+            MoveKind::Swap if m.aux() != m.from() => through(m.aux()),
+            _ => format!("{}{}", g.name(m.from()), g.name(m.to())),
+        };
+        if m.kind() == MoveKind::Redeploy {
+            return s; // What the piece becomes is implied.
+        }
         if let Some(p) = m.promotes_to() {
             let letter = &self.spec.pieces[p / 2].letter;
             if letter.starts_with('+') {
@@ -94,12 +101,17 @@ impl<const W: usize> Game<W> {
         {
             return Ok(pass);
         }
-        let wanted = self
-            .plain_jump_text(pos, wanted)
-            .unwrap_or_else(|| wanted.to_string());
-        let found = list.iter().copied().find(|&m| {
-            self.move_text(m) == wanted && !(wanted.len() < text.len() && m.promotes_to().is_some())
+        let matching = |wanted: &str| {
+            list.iter().copied().find(|&m| {
+                self.move_text(m) == wanted
+                    && !(wanted.len() < text.len() && m.promotes_to().is_some())
+            })
+        };
+        let found = matching(wanted).or_else(|| {
+            self.plain_jump_text(pos, wanted)
+                .and_then(|jump| matching(&jump))
         });
+        let wanted = wanted.to_string();
         found.ok_or_else(|| {
             if self.is_pass_text(pos, &wanted) {
                 return "no pass is possible here".to_string();

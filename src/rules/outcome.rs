@@ -22,6 +22,9 @@ impl<const W: usize> Game<W> {
         if pos.royals(self, us).is_empty() {
             return end(Verdict::Loss, "royal captured");
         }
+        if self.citadel_draw(pos) {
+            return end(Verdict::Draw, "citadel");
+        }
         let mut list = MoveList::new();
         self.game_moves(pos, &mut list);
         if list.is_empty() {

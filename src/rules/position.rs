@@ -30,10 +30,18 @@ pub struct Position<const W: usize> {
     /// The last move took a Lion with a non-Lion: the side to move may not take a Lion
     /// with a non-Lion (Chu's counter-strike rule; only with the Lion-trading hook).
     pub lion_strike: bool,
+    /// Once-per-game rights still unused: `SWAP << 2 * colour` (the royal swap) and
+    /// `EXCHANGE << 2 * colour` (the citadel exchange).
+    pub privileges: u8,
     pub key: u64,
     /// Keys of the positions before each move made, oldest first.
     pub history: Vec<u64>,
 }
+
+/// Privilege bit: the royal swap is still unused (shift by `2 * colour`).
+pub const SWAP: u8 = 1;
+/// Privilege bit: the citadel exchange is still unused (shift by `2 * colour`).
+pub const EXCHANGE: u8 = 2;
 
 /// What `make` changed and `unmake` restores.
 #[derive(Clone, Copy, Debug)]
@@ -47,6 +55,7 @@ pub struct Undo {
     ep_victim: u16,
     halfmove: u32,
     lion_strike: bool,
+    privileges: u8,
     key: u64,
 }
 
@@ -71,6 +80,7 @@ impl<const W: usize> Position<W> {
             halfmove: 0,
             fullmove: 1,
             lion_strike: false,
+            privileges: 0,
             key: 0,
             history: Vec::new(),
         }
@@ -131,7 +141,7 @@ impl<const W: usize> Position<W> {
         if self.lion_strike {
             k ^= z.lion_strike;
         }
-        k
+        k ^ z.privileges[self.privileges as usize]
     }
 
     /// Number of times the current position occurred before with the same side to move,
@@ -167,6 +177,7 @@ impl<const W: usize> Position<W> {
             ep_victim: self.ep_victim,
             halfmove: self.halfmove,
             lion_strike: self.lion_strike,
+            privileges: self.privileges,
             key: self.key,
         };
         self.history.push(self.key);
@@ -188,6 +199,19 @@ impl<const W: usize> Position<W> {
             self.put(rook_to, rook);
             key ^= z.piece(moved, from) ^ z.piece(moved, to);
             key ^= z.piece(rook, rook_sq) ^ z.piece(rook, rook_to);
+        } else if kind == MoveKind::Swap {
+            let dest = m.aux();
+            let partner = self.remove(to);
+            self.remove(from);
+            self.put(to, moved);
+            self.put(dest, partner);
+            u.via_captured = partner;
+            key ^= z.piece(moved, from) ^ z.piece(moved, to);
+            key ^= z.piece(partner, to) ^ z.piece(partner, dest);
+            let used = if dest == from { SWAP } else { EXCHANGE };
+            let rights = self.privileges & !(used << (2 * self.side));
+            key ^= z.privileges[self.privileges as usize] ^ z.privileges[rights as usize];
+            self.privileges = rights;
         } else {
             match kind {
                 MoveKind::EnPassant => {
@@ -243,7 +267,8 @@ impl<const W: usize> Position<W> {
             }
         }
         let pawn = game.is_pawn[moved as usize - 1];
-        self.halfmove = if pawn || u.captured != 0 || u.via_captured != 0 {
+        let captured = u.captured != 0 || (u.via_captured != 0 && kind != MoveKind::Swap);
+        self.halfmove = if pawn || captured {
             0
         } else {
             self.halfmove + 1
@@ -271,6 +296,11 @@ impl<const W: usize> Position<W> {
             self.remove(to);
             self.put(from, u.moved);
             self.put(m.aux(), rook);
+        } else if m.kind() == MoveKind::Swap {
+            self.remove(to);
+            self.remove(m.aux());
+            self.put(from, u.moved);
+            self.put(to, u.via_captured);
         } else {
             self.remove(to);
             self.put(from, u.moved);
@@ -286,6 +316,7 @@ impl<const W: usize> Position<W> {
         self.ep_victim = u.ep_victim;
         self.halfmove = u.halfmove;
         self.lion_strike = u.lion_strike;
+        self.privileges = u.privileges;
         self.key = u.key;
         self.history.pop();
     }
@@ -302,6 +333,7 @@ impl<const W: usize> Position<W> {
             ep_victim: self.ep_victim,
             halfmove: self.halfmove,
             lion_strike: self.lion_strike,
+            privileges: self.privileges,
             key: self.key,
         };
         self.history.push(self.key);

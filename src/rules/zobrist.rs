@@ -17,6 +17,8 @@ pub struct Zobrist {
     pub ep: Vec<u64>,
     /// Set while the side to move may not take a Lion with a non-Lion (Chu counter-strike).
     pub lion_strike: u64,
+    /// Keyed by the unused once-per-game rights (royal swap, citadel exchange).
+    pub privileges: [u64; 16],
 }
 
 impl Zobrist {
@@ -28,7 +30,9 @@ impl Zobrist {
         let castling = std::array::from_fn(|i| if i == 0 { 0 } else { next() });
         let ep = (0..squares).map(|_| next()).collect();
         let lion_strike = next();
+        let privileges = std::array::from_fn(|i| if i == 0 { 0 } else { next() });
         Zobrist {
+            privileges,
             lion_strike,
             squares,
             pieces,

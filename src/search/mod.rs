@@ -14,7 +14,7 @@ use crate::core::{Move, MoveKind};
 use crate::eval::Eval;
 use crate::rules::game::Game;
 use crate::rules::movegen::MoveList;
-use crate::rules::position::Position;
+use crate::rules::position::{Position, color_of};
 use crate::variants::spec::{BareKing, RepetitionRule, Verdict};
 use limits::{Clock, Limits};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -389,6 +389,9 @@ impl<'a, const W: usize> Worker<'a, W> {
         if g.spec.move_rule > 0 && pos.halfmove >= g.spec.move_rule {
             return Some(0);
         }
+        if g.sanctuaries && g.citadel_draw(pos) {
+            return Some(0);
+        }
         if g.spec.repetition_rule == RepetitionRule::Draw && pos.repetitions() > 0 {
             return Some(0);
         }
@@ -415,8 +418,11 @@ impl<'a, const W: usize> Worker<'a, W> {
     fn is_capture(&self, m: Move) -> bool {
         match m.kind() {
             MoveKind::EnPassant | MoveKind::TwoLeg => true,
-            MoveKind::Pass | MoveKind::Castle => false,
-            _ => self.pos.board[m.to()] != 0,
+            MoveKind::Pass | MoveKind::Castle | MoveKind::Swap => false,
+            _ => {
+                let code = self.pos.board[m.to()];
+                code != 0 && color_of(code) != self.pos.side
+            }
         }
     }
 
@@ -428,8 +434,12 @@ impl<'a, const W: usize> Worker<'a, W> {
             MoveKind::EnPassant | MoveKind::TwoLeg => e.value_of(b[m.aux()]),
             _ => 0,
         };
-        if m.to() != m.from() && m.kind() != MoveKind::Castle {
-            v += e.value_of(b[m.to()]);
+        match m.kind() {
+            MoveKind::Castle | MoveKind::Swap => {}
+            _ if m.to() == m.from() || b[m.to()] == 0 => {}
+            // A redeployment may remove a piece of the mover's own.
+            _ if color_of(b[m.to()]) == self.pos.side => v -= e.value_of(b[m.to()]),
+            _ => v += e.value_of(b[m.to()]),
         }
         if let Some(p) = m.promotes_to() {
             v += e.values[p / 2] - e.value_of(b[m.from()]);
@@ -715,7 +725,10 @@ impl<'a, const W: usize> Worker<'a, W> {
             return if in_check { -MATE + ply as i32 } else { best };
         }
         if !in_check {
-            list.retain(|m| self.is_capture(*m) || m.promotes_to().is_some());
+            // Redeployments are quiet unless they take something: keep them out.
+            list.retain(|m| {
+                self.is_capture(*m) || (m.promotes_to().is_some() && m.kind() != MoveKind::Redeploy)
+            });
         }
         let mut keys: Vec<i32> = list
             .iter()

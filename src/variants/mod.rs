@@ -52,7 +52,11 @@ pub fn with_rules(name: &str, rules: &[String], user_text: &str) -> Result<Varia
         } else {
             format!("\"{}\"", value.replace('\\', "\\\\").replace('"', "\\\""))
         };
-        text += &format!("{key} = {value}\n");
+        if spec::DEFINITION_KEYS.contains(&key) {
+            text += &format!("{key} = {value}\n");
+        } else {
+            text += &format!("choose.{key} = {value}\n");
+        }
     }
     let base = format!("{BUILTIN_DEFINITIONS}\n{user_text}");
     let mut specs = parse_definitions_over(&text, &base).map_err(|e| {

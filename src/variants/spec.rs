@@ -104,6 +104,29 @@ pub struct PieceSpec {
     pub promotes_to: Vec<usize>,
     /// The piece must promote when it ends a move on the last `forced_ranks` ranks.
     pub forced_ranks: u32,
+    /// On its last rank the piece rests: it cannot be captured and moves only by
+    /// redeployment (Tamerlane's Pawn of Pawns).
+    pub rests_on_last_rank: bool,
+    /// Where a resting piece may be redeployed.
+    pub redeploy: Redeploy,
+    /// The piece type a redeployed piece becomes (index into `VariantSpec::pieces`).
+    pub redeploys_as: Option<usize>,
+    /// Once per game, in check or with no other legal move, this royal may exchange
+    /// places with any friendly piece (Tamerlane's King).
+    pub swaps: bool,
+    /// May enter its own side's citadel (Tamerlane's Adventitious King).
+    pub enters_own_citadel: bool,
+}
+
+/// Where a resting piece may be redeployed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Redeploy {
+    Never,
+    /// To a square from which a pawn would attack two enemy men, or one enemy man that
+    /// cannot escape; whatever stands there is removed.
+    ForkOrTrap,
+    /// To this square (seen from White; mirrored for Black) whenever it is empty.
+    To(usize),
 }
 
 /// A complete, checked variant definition.
@@ -135,6 +158,15 @@ pub struct VariantSpec {
     pub hooks: Vec<Hook>,
     /// Lion trading: the Okazaki rule (a counter-strike may take an unprotected Lion).
     pub okazaki: bool,
+    /// Each side's own citadel, White's first: a square only the highest-ranking royal of
+    /// the enemy may enter (which draws, unless it exchanges at once with a lesser royal)
+    /// and only a piece marked `enters_own_citadel` of the owner. Whatever stands in a
+    /// citadel cannot be captured.
+    pub citadels: Option<[usize; 2]>,
+    /// The named options of the definition: key, value, description.
+    pub options: Vec<(String, String, String)>,
+    /// Options chosen for this spec (key, value).
+    pub chosen: Vec<(String, String)>,
     pub pieces: Vec<PieceSpec>,
 }
 
@@ -188,7 +220,48 @@ struct RawVariant {
     repetition_rule: Option<String>,
     hooks: Option<Vec<String>>,
     okazaki: Option<bool>,
+    citadels: Option<Vec<String>>,
+    option: Option<Vec<RawOption>>,
+    choose: Option<BTreeMap<String, String>>,
     piece: Option<Vec<RawPiece>>,
+}
+
+/// The top-level keys of a variant definition, for `--rule KEY=VALUE`: other keys name
+/// options (`[[variant.option]]`).
+pub const DEFINITION_KEYS: &[&str] = &[
+    "description",
+    "board",
+    "holes",
+    "start",
+    "royalty",
+    "castling",
+    "castling_king_steps",
+    "en_passant",
+    "initial_rank",
+    "promotion",
+    "promotion_ranks",
+    "promotion_limit",
+    "stalemate",
+    "bare_king",
+    "move_rule",
+    "repetitions",
+    "repetition_rule",
+    "hooks",
+    "okazaki",
+    "citadels",
+];
+
+/// A named option of a variant: choosing `key = value` replaces or adds the listed
+/// pieces (matched by letter).
+#[derive(Deserialize, Clone, Default)]
+#[serde(deny_unknown_fields)]
+struct RawOption {
+    key: String,
+    value: String,
+    #[serde(default)]
+    description: String,
+    #[serde(default)]
+    piece: Vec<RawPiece>,
 }
 
 #[derive(Deserialize, Clone, Default)]
@@ -213,6 +286,14 @@ struct RawPiece {
     promotes_to: Vec<String>,
     #[serde(default)]
     forced_ranks: u32,
+    #[serde(default)]
+    rests_on_last_rank: bool,
+    redeploy: Option<String>,
+    redeploys_as: Option<String>,
+    #[serde(default)]
+    swaps: bool,
+    #[serde(default)]
+    enters_own_citadel: bool,
 }
 
 /// Parses a definitions file and resolves inheritance (a parent must come first).
@@ -268,7 +349,7 @@ fn resolve(raws: Vec<RawVariant>, known: &mut Vec<RawVariant>) -> Result<(), Spe
 fn inherit(parent: &RawVariant, child: &RawVariant) -> RawVariant {
     macro_rules! pick {
         ($($f:ident),*) => { RawVariant { $($f: child.$f.clone().or_else(|| parent.$f.clone()),)*
-            name: child.name.clone(), inherits: None, piece: None } };
+            name: child.name.clone(), inherits: None, piece: None, choose: None, option: None } };
     }
     let mut v = pick!(
         description,
@@ -290,8 +371,23 @@ fn inherit(parent: &RawVariant, child: &RawVariant) -> RawVariant {
         repetitions,
         repetition_rule,
         hooks,
-        okazaki
+        okazaki,
+        citadels
     );
+    let mut options = parent.option.clone().unwrap_or_default();
+    for o in child.option.clone().unwrap_or_default() {
+        match options
+            .iter_mut()
+            .find(|q| q.key == o.key && q.value == o.value)
+        {
+            Some(slot) => *slot = o,
+            None => options.push(o),
+        }
+    }
+    v.option = (!options.is_empty()).then_some(options);
+    let mut choose = parent.choose.clone().unwrap_or_default();
+    choose.extend(child.choose.clone().unwrap_or_default());
+    v.choose = (!choose.is_empty()).then_some(choose);
     let mut pieces = parent.piece.clone().unwrap_or_default();
     for p in child.piece.clone().unwrap_or_default() {
         match pieces.iter_mut().find(|q| q.letter == p.letter) {
@@ -316,7 +412,7 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
         let sq = geometry.parse_square(hole).map_err(|e| err(e.0))?;
         geometry.holes[sq] = true;
     }
-    let raw_pieces = raw.piece.clone().unwrap_or_default();
+    let raw_pieces = chosen_pieces(raw).map_err(err)?;
     if raw_pieces.is_empty() {
         return Err(err("no pieces".into()));
     }
@@ -325,14 +421,10 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
     }
     let mut pieces = Vec::new();
     for p in &raw_pieces {
-        let letter_ok = match p.letter.as_bytes() {
-            [c] => c.is_ascii_lowercase(),
-            [b'+', c] => c.is_ascii_lowercase(),
-            _ => false,
-        };
-        if !letter_ok {
+        if !is_piece_symbol(&p.letter) {
             return Err(err(format!(
-                "piece '{}': letter '{}' must be a lowercase letter, or '+' and one",
+                "piece '{}': letter '{}' must be a lowercase letter, optionally with '+' \
+                 before it or a ' or ! after it",
                 p.name, p.letter
             )));
         }
@@ -353,20 +445,45 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
             promotes_on_last_rank: p.promotes_on_last_rank,
             promotes_to: Vec::new(),
             forced_ranks: p.forced_ranks,
+            rests_on_last_rank: p.rests_on_last_rank,
+            redeploy: match p.redeploy.as_deref() {
+                None => Redeploy::Never,
+                Some("fork-or-trap") => Redeploy::ForkOrTrap,
+                Some(square) => Redeploy::To(geometry.parse_square(square).map_err(|e| {
+                    err(format!(
+                        "piece '{}': redeploy '{square}' is neither fork-or-trap nor a square: {}",
+                        p.name, e.0
+                    ))
+                })?),
+            },
+            redeploys_as: None,
+            swaps: p.swaps,
+            enters_own_citadel: p.enters_own_citadel,
         });
     }
+    let index_of = |pieces: &[PieceSpec], from: &str, target: &str| {
+        pieces
+            .iter()
+            .position(|q| q.letter == target)
+            .ok_or_else(|| {
+                err(format!(
+                    "piece '{from}' names the unknown letter '{target}'"
+                ))
+            })
+    };
     for (i, p) in raw_pieces.iter().enumerate() {
         for target in &p.promotes_to {
-            let t = pieces
-                .iter()
-                .position(|q| &q.letter == target)
-                .ok_or_else(|| {
-                    err(format!(
-                        "piece '{}' promotes to unknown letter '{target}'",
-                        p.name
-                    ))
-                })?;
+            let t = index_of(&pieces, &p.name, target)?;
             pieces[i].promotes_to.push(t);
+        }
+        if let Some(target) = &p.redeploys_as {
+            pieces[i].redeploys_as = Some(index_of(&pieces, &p.name, target)?);
+        }
+        if (pieces[i].redeploy == Redeploy::Never) != pieces[i].redeploys_as.is_none() {
+            return Err(err(format!(
+                "piece '{}': redeploy and redeploys_as go together",
+                p.name
+            )));
         }
         if p.forced_ranks as usize >= h {
             return Err(err(format!("piece '{}': forced_ranks too large", p.name)));
@@ -440,6 +557,14 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
     if initial_rank == 0 || initial_rank as usize > h {
         return Err(err("initial_rank out of range".into()));
     }
+    let citadels = match raw.citadels.as_deref() {
+        None => None,
+        Some([white, black]) => {
+            let square = |s: &String| geometry.parse_square(s).map_err(|e| err(e.0));
+            Some([square(white)?, square(black)?])
+        }
+        Some(_) => return Err(err("citadels lists White's and then Black's square".into())),
+    };
     Ok(VariantSpec {
         name: name.clone(),
         description: raw.description.clone().unwrap_or_default(),
@@ -464,8 +589,54 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
         repetition_rule,
         hooks,
         okazaki: raw.okazaki.unwrap_or(false),
+        citadels,
+        options: raw
+            .option
+            .iter()
+            .flatten()
+            .map(|o| (o.key.clone(), o.value.clone(), o.description.clone()))
+            .collect(),
+        chosen: raw.choose.clone().unwrap_or_default().into_iter().collect(),
         pieces,
     })
+}
+
+/// A piece symbol: a lowercase letter, with `+` before it (a promoted piece) or a `'` or
+/// `!` after it (XBoard's dressed letters, for games with more than 26 piece types).
+pub fn is_piece_symbol(symbol: &str) -> bool {
+    matches!(
+        symbol.as_bytes(),
+        [c] | [b'+', c] | [c, b'\'' | b'!'] if c.is_ascii_lowercase()
+    )
+}
+
+/// The variant's pieces with its chosen options applied.
+fn chosen_pieces(raw: &RawVariant) -> Result<Vec<RawPiece>, String> {
+    let mut pieces = raw.piece.clone().unwrap_or_default();
+    let options = raw.option.clone().unwrap_or_default();
+    for (key, value) in raw.choose.iter().flatten() {
+        let Some(option) = options.iter().find(|o| &o.key == key && &o.value == value) else {
+            let known: Vec<String> = options
+                .iter()
+                .map(|o| format!("{}={}", o.key, o.value))
+                .collect();
+            return Err(format!(
+                "no option {key}={value} (options: {})",
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
+            ));
+        };
+        for p in &option.piece {
+            match pieces.iter_mut().find(|q| q.letter == p.letter) {
+                Some(slot) => *slot = p.clone(),
+                None => pieces.push(p.clone()),
+            }
+        }
+    }
+    Ok(pieces)
 }
 
 #[cfg(test)]
