@@ -13,6 +13,8 @@ struct Line {
     fen: String,
     /// Moves played from the FEN before counting (state a FEN cannot hold).
     moves: Vec<String>,
+    /// The legal moves, reviewed by hand against the rules (`;legal m1 m2 ...`).
+    legal: Option<Vec<String>>,
     depths: Vec<(u32, u64)>,
     comment: String,
 }
@@ -44,13 +46,19 @@ fn parse_line(line: &str) -> Line {
     let mut parts = body.split(';');
     let fen = parts.next().unwrap().trim().to_string();
     let mut moves = Vec::new();
+    let mut legal = None;
     let depths = parts
-        .filter(|p| match p.trim().strip_prefix("moves ") {
-            Some(list) => {
-                moves = list.split_whitespace().map(str::to_string).collect();
+        .filter(|p| {
+            let words = |list: &str| list.split_whitespace().map(str::to_string).collect();
+            if let Some(list) = p.trim().strip_prefix("moves ") {
+                moves = words(list);
                 false
+            } else if let Some(list) = p.trim().strip_prefix("legal ") {
+                legal = Some(words(list));
+                false
+            } else {
+                true
             }
-            None => true,
         })
         .map(|p| {
             let p = p.trim();
@@ -64,6 +72,7 @@ fn parse_line(line: &str) -> Line {
     Line {
         fen,
         moves,
+        legal,
         depths,
         comment: comment.trim().to_string(),
     }
@@ -107,6 +116,20 @@ fn run(bulk_budget: u64, checked_budget: u64) {
                 for text in &line.moves {
                     let m = g.parse_move(&mut pos, text).unwrap_or_else(|e| panic!("{variant}: {e}"));
                     pos.make(g, m);
+                }
+                if let Some(expected) = &line.legal {
+                    let mut list = MoveList::new();
+                    g.legal_moves(&mut pos, &mut list);
+                    let mut got: Vec<String> = list.iter().map(|&m| g.move_text(m)).collect();
+                    got.sort();
+                    let mut expected = expected.clone();
+                    expected.sort();
+                    if got != expected {
+                        failures.push(format!(
+                            "{variant}: legal moves {got:?} != {expected:?}  {}",
+                            line.fen
+                        ));
+                    }
                 }
                 for &(depth, expected) in &line.depths {
                     if expected <= bulk_budget {

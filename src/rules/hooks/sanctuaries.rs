@@ -21,9 +21,17 @@ use crate::variants::spec::Redeploy;
 impl<const W: usize> Game<W> {
     /// Squares whose pieces cannot be captured: occupied citadels and resting pieces.
     pub fn immune(&self, pos: &Position<W>) -> Bitboard<W> {
-        let mut b = self.citadels & pos.occupied();
-        for pc in (0..2 * self.types).filter(|&pc| self.rests[pc]) {
-            b |= pos.by_piece[pc] & self.last_rank[pc & 1];
+        (self.citadels & pos.occupied()) | self.resting(pos, 0) | self.resting(pos, 1)
+    }
+
+    /// The resting pieces of `color`: on their last rank, immobile but for redeployment.
+    pub fn resting(&self, pos: &Position<W>, color: Color) -> Bitboard<W> {
+        let mut b = Bitboard::EMPTY;
+        for pc in (color..2 * self.types)
+            .step_by(2)
+            .filter(|&pc| self.rests[pc])
+        {
+            b |= pos.by_piece[pc] & self.last_rank[color];
         }
         b
     }
@@ -54,7 +62,7 @@ impl<const W: usize> Game<W> {
         let us = pos.side;
         let immune = self.immune(pos);
         let leader = self.leading_royal(pos, us);
-        let resting = immune & pos.by_color[us];
+        let resting = self.resting(pos, us);
         let enemy_citadel = self.citadel_of.map(|c| c[us ^ 1]);
         list.retain(|m| {
             let (from, to) = (m.from(), m.to());
@@ -69,7 +77,7 @@ impl<const W: usize> Game<W> {
                 };
             !resting.has(from) && !takes_immune && !enters_citadel_badly
         });
-        for from in resting.andnot(self.citadels) {
+        for from in resting {
             self.redeployments(pos, from, immune, list);
         }
         if let (Some(citadel), Some(leader)) = (enemy_citadel, leader) {
