@@ -188,6 +188,12 @@ pub fn main() -> ExitCode {
                     v.geometry.height,
                     v.description
                 );
+                for (name, _) in &v.starts {
+                    say!("{:16} --start {name}", "");
+                }
+                for (key, value, what) in &v.options {
+                    say!("{:16} --rule {key}={value}: {what}", "");
+                }
             }
             Ok(())
         }
