@@ -466,11 +466,16 @@ impl<const W: usize> Game<W> {
     fn keep_royal_safe(&self, pos: &mut Position<W>, list: &mut MoveList, king: usize) {
         let us = pos.side;
         let them = us ^ 1;
-        let test_all = self.attacked(pos, king, them) || !self.complex_attackers[them].is_empty();
+        let complex = if self.complex_attackers[them].is_empty() {
+            Some(Bitboard::EMPTY)
+        } else {
+            self.complex_lines(pos, king, them)
+        };
+        let test_all = complex.is_none() || self.attacked(pos, king, them);
         let pinned = if test_all {
             Bitboard::EMPTY
         } else {
-            self.pinned(pos, king, us)
+            self.pinned(pos, king, us) | complex.unwrap_or_default()
         };
         let mut i = 0;
         while i < list.len() {
@@ -485,6 +490,45 @@ impl<const W: usize> Game<W> {
                 i += 1;
             }
         }
+    }
+
+    /// Squares whose piece, by moving away, could open a lame or multi-leg capture of
+    /// `them` onto `king`: the blocking squares of lame leaps and the intermediate and
+    /// sliding squares of multi-leg moves whose geometry reaches the king. `None` when a
+    /// multi-leg move that captures on its way could reach the king: a piece moving onto
+    /// the intermediate square could then open the attack, so every move must be tested.
+    fn complex_lines(&self, pos: &Position<W>, king: usize, them: Color) -> Option<Bitboard<W>> {
+        let mut lines = Bitboard::EMPTY;
+        for &pc in &self.complex_attackers[them] {
+            let tab = &self.tables[pc];
+            for from in pos.by_piece[pc] {
+                for s in &tab.specials[from] {
+                    if s.to as usize == king && s.mode.can_capture() {
+                        lines |= s.path;
+                    }
+                }
+                for l in &tab.two_legs[from] {
+                    let (via, d) = (l.via as usize, l.second.dir as usize);
+                    let on_line = via == king
+                        || (self.rays[d * self.squares + via].has(king) && {
+                            let dist = self.steps_between(d, via, king);
+                            dist >= l.second.min as usize
+                                && (l.second.max == 0 || dist <= l.second.max as usize)
+                        });
+                    if !on_line || !l.second.mode.can_capture() && via != king {
+                        continue;
+                    }
+                    if l.via_mode != Mode::Move {
+                        return None;
+                    }
+                    lines.set(via);
+                    lines |= self.rays[d * self.squares + via]
+                        .andnot(self.rays[d * self.squares + king])
+                        .andnot(Bitboard::from_square(king));
+                }
+            }
+        }
+        Some(lines)
     }
 
     /// Makes `m` and tells whether the mover's royal (on `king` before the move) is safe.
