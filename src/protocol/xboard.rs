@@ -3,26 +3,24 @@
 //! `ping`, `undo`/`remove`, `setboard`, `memory` and `cores`. Lion double moves go out as
 //! one `move` line per leg, all but the last ending in a comma, as HaChu sends them; a
 //! pass is `@@@@`. Errors are answered in CECP's own forms (`Illegal move: ...`,
-//! `Error (...): ...`) and the engine keeps reading.
+//! `Error (...): ...`) and the engine keeps reading. Every square name crosses the
+//! `cecp::Ranks` translator (XBoard counts the ranks of ten-rank boards from 0); variants
+//! XBoard does not know are described to it with `setup` and `piece` (see `cecp`).
 
+use super::cecp::{self, Ranks, XBOARD_OWN};
 use super::session::{Session, wire_move};
 use super::{Input, say};
-use crate::core::Move;
+use crate::core::{Move, MoveKind};
 use crate::search::limits::Limits;
 use crate::search::tt::Table;
 use crate::search::{MATE, MATE_BOUND};
-use crate::variants;
+use crate::variants::{self, spec::VariantSpec};
 use crate::with_session;
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
-
-/// Variants XBoard knows itself, by XBoard name and kirin name. kirin starts them from
-/// XBoard's start position (the definition's `xboard` start, where it has one).
-const XBOARD_VARIANTS: &[(&str, &str)] =
-    &[("normal", "chess"), ("courier", "courier"), ("chu", "chu")];
 
 /// A search's id and its move.
 type Finished = (u64, Option<Move>);
@@ -36,6 +34,12 @@ enum Purpose {
 
 pub struct Xboard {
     session: Session,
+    /// A user's variants (`--variants-file`), besides the built-in ones.
+    extra: Vec<VariantSpec>,
+    /// Every variant offered to XBoard, as (CECP name, kirin name).
+    names: Vec<(String, String)>,
+    /// Square names on the wire for the current board.
+    ranks: Ranks,
     /// Start XBoard's own variants from XBoard's start position (the definition's `xboard`
     /// start); off, kirin's default start (Courier's historical one, as cutechess and
     /// Fairy-Stockfish use). CECP option "XBoard start positions".
@@ -66,8 +70,22 @@ impl Default for Xboard {
 
 impl Xboard {
     pub fn new() -> Xboard {
+        Self::with_variants(Vec::new())
+    }
+
+    /// A session that knows `extra` besides the built-in variants.
+    pub fn with_variants(extra: Vec<VariantSpec>) -> Xboard {
+        let names = cecp::cecp_names(
+            variants::builtin()
+                .iter()
+                .chain(&extra)
+                .map(|v| v.name.as_str()),
+        );
         Xboard {
-            session: Self::session_for("chess", true).expect("chess is built in"),
+            session: Self::session_for(&[], "chess", true).expect("chess is built in"),
+            extra,
+            names,
+            ranks: Ranks::for_height(8),
             xboard_starts: true,
             engine_side: Some(1),
             post: false,
@@ -87,8 +105,12 @@ impl Xboard {
         }
     }
 
-    fn session_for(name: &str, xboard_starts: bool) -> Result<Session, String> {
-        let spec = variants::find(name).map_err(|e| e.to_string())?;
+    fn session_for(
+        extra: &[VariantSpec],
+        name: &str,
+        xboard_starts: bool,
+    ) -> Result<Session, String> {
+        let spec = variants::find_in(extra, name).map_err(|e| e.to_string())?;
         let mut session = Session::new(spec).map_err(|e| e.to_string())?;
         let xboard_start = spec
             .start_position("xboard")
@@ -132,8 +154,8 @@ impl Xboard {
             "protover" => self.features(),
             "new" => {
                 self.halt();
-                match Self::session_for("chess", self.xboard_starts) {
-                    Ok(s) => self.session = s,
+                match Self::session_for(&self.extra, "chess", self.xboard_starts) {
+                    Ok(s) => self.set_session(s),
                     Err(e) => say(&format!("Error ({e}): new")),
                 }
                 self.engine_side = Some(1);
@@ -143,7 +165,8 @@ impl Xboard {
             "variant" => self.variant(arg),
             "setboard" => {
                 self.halt();
-                if let Err(e) = with_session!(&mut self.session, s => s.set_position(Some(arg))) {
+                let fen = self.fen_from_wire(arg);
+                if let Err(e) = with_session!(&mut self.session, s => s.set_position(Some(&fen))) {
                     say(&format!("tellusererror Illegal position: {e}"));
                     say(&format!("Error (bad FEN: {e}): setboard"));
                 }
@@ -213,6 +236,12 @@ impl Xboard {
                 _ => say(&format!("Error (bad number): cores {arg}")),
             },
             "option" => self.option(arg),
+            "lift" => self.lift(arg),
+            "put" | "hover" => {
+                if self.square(arg).is_none() {
+                    say(&format!("Error (not a square): {cmd} {arg}"));
+                }
+            }
             "quit" => return false,
             _ if self.looks_like_move(cmd) && arg.is_empty() => self.user_move(cmd),
             _ => say(&format!("Error (unknown command): {cmd}")),
@@ -221,9 +250,9 @@ impl Xboard {
     }
 
     fn features(&self) {
-        let names: Vec<&str> = XBOARD_VARIANTS.iter().map(|v| v.0).collect();
+        let names: Vec<&str> = self.names.iter().map(|v| v.0.as_str()).collect();
         say(&format!(
-            "feature ping=1 setboard=1 usermove=1 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 debug=1 myname=\"kirin {}\" variants=\"{}\" option=\"XBoard start positions -check 1\" done=1",
+            "feature ping=1 setboard=1 usermove=1 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 debug=1 highlight=1 myname=\"kirin {}\" variants=\"{}\" option=\"XBoard start positions -check 1\" done=1",
             env!("CARGO_PKG_VERSION"),
             names.join(",")
         ));
@@ -236,16 +265,103 @@ impl Xboard {
         }
     }
 
+    /// `variant NAME`: switches to the variant; one XBoard does not know is described
+    /// to it at once (`setup`, then `piece` per piece type), before any later `pong`.
     fn variant(&mut self, name: &str) {
         self.halt();
-        let Some((_, kirin)) = XBOARD_VARIANTS.iter().find(|v| v.0 == name) else {
+        let Some(kirin) = self.names.iter().find(|v| v.0 == name).map(|v| v.1.clone()) else {
             say(&format!("Error (unsupported variant): variant {name}"));
             return;
         };
-        match Self::session_for(kirin, self.xboard_starts) {
-            Ok(s) => self.session = s,
-            Err(e) => say(&format!("Error ({e}): variant {name}")),
+        match Self::session_for(&self.extra, &kirin, self.xboard_starts) {
+            Ok(s) => self.set_session(s),
+            Err(e) => {
+                say(&format!("Error ({e}): variant {name}"));
+                return;
+            }
         }
+        if XBOARD_OWN.iter().any(|v| v.0 == name) {
+            return;
+        }
+        let described = with_session!(&self.session, s => {
+            cecp::describe(&s.game.spec, &s.pos.to_fen(&s.game))
+        });
+        match described {
+            Ok(d) => {
+                say(&d.setup);
+                for p in &d.pieces {
+                    say(p);
+                }
+            }
+            Err(e) => {
+                say(&format!(
+                    "tellusererror kirin cannot describe {name} to XBoard: {e}"
+                ));
+                say(&format!("Error ({e}): variant {name}"));
+            }
+        }
+    }
+
+    fn set_session(&mut self, session: Session) {
+        self.ranks = Ranks::for_height(with_session!(&session, s => s.game.geo.height));
+        self.session = session;
+    }
+
+    /// A FEN from XBoard: its en-passant square in kirin's numbering.
+    fn fen_from_wire(&self, fen: &str) -> String {
+        let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
+        if let Some(ep) = fields.get_mut(3) {
+            *ep = self.ranks.from_wire(ep);
+        }
+        fields.join(" ")
+    }
+
+    /// A square named on the wire, if it is one of the board's.
+    fn square(&self, text: &str) -> Option<usize> {
+        let name = self.ranks.from_wire(text.trim());
+        with_session!(&self.session, s => s.game.geo.parse_square(&name).ok())
+    }
+
+    /// `lift SQUARE`: the legal moves of the piece there as a `highlight` board.
+    fn lift(&mut self, arg: &str) {
+        let Some(from) = self.square(arg) else {
+            say(&format!("Error (not a square): lift {arg}"));
+            return;
+        };
+        let board = with_session!(&mut self.session, s => {
+            let mut list = crate::rules::MoveList::new();
+            s.game.game_moves(&mut s.pos, &mut list);
+            let mut marks: Vec<(usize, char)> = Vec::new();
+            let mut mark = |sq: usize, c: char| {
+                let rank = |c: char| "YCRM".find(c);
+                match marks.iter_mut().find(|m| m.0 == sq) {
+                    Some(m) if rank(c) > rank(m.1) => m.1 = c,
+                    Some(_) => {}
+                    None => marks.push((sq, c)),
+                }
+            };
+            for m in list.iter().copied().filter(|m| m.from() == from) {
+                match m.kind() {
+                    MoveKind::Pass => mark(from, 'C'),
+                    MoveKind::TwoLeg => {
+                        mark(m.aux(), if s.pos.board[m.aux()] != 0 { 'R' } else { 'Y' });
+                        if m.to() == from {
+                            mark(from, 'C');
+                        } else {
+                            mark(m.to(), if s.pos.board[m.to()] != 0 { 'R' } else { 'Y' });
+                        }
+                    }
+                    MoveKind::EnPassant => mark(m.to(), 'R'),
+                    _ if m.promotes_to().is_some() => mark(m.to(), 'M'),
+                    _ if s.pos.board[m.to()] != 0 && m.kind() != MoveKind::Castle => {
+                        mark(m.to(), 'R')
+                    }
+                    _ => mark(m.to(), 'Y'),
+                }
+            }
+            cecp::highlight_board(s.game.geo.width, s.game.geo.height, &marks)
+        });
+        say(&format!("highlight {board}"));
     }
 
     fn level(&mut self, arg: &str) {
@@ -287,7 +403,8 @@ impl Xboard {
             self.halt();
         }
         let text = text.trim_end_matches(',');
-        let played = with_session!(&mut self.session, s => s.parse(text).map(|m| s.play(m)));
+        let kirin_text = self.ranks.from_wire(text);
+        let played = with_session!(&mut self.session, s => s.parse(&kirin_text).map(|m| s.play(m)));
         match played {
             Ok(()) => {
                 if self.analysing {
@@ -296,7 +413,10 @@ impl Xboard {
                     self.think();
                 }
             }
-            Err(e) => say(&format!("Illegal move ({e}): {text}")),
+            Err(e) => say(&format!(
+                "Illegal move ({}): {text}",
+                self.ranks.to_wire(&e)
+            )),
         }
     }
 
@@ -348,6 +468,7 @@ impl Xboard {
         self.search_id += 1;
         let id = self.search_id;
         let post = self.post || purpose == Purpose::Analyse;
+        let ranks = self.ranks;
         let sender = self.results.0.clone();
         let handle = with_session!(&self.session, s => s.spawn_search(
             limits,
@@ -356,7 +477,7 @@ impl Xboard {
             self.stop.clone(),
             Box::new(move |game, i| {
                 if post {
-                    let pv: Vec<String> = i.pv.iter().map(|&m| wire_move(game, m, Some("@@@@"))).collect();
+                    let pv: Vec<String> = i.pv.iter().map(|&m| ranks.to_wire(&wire_move(game, m, Some("@@@@")))).collect();
                     say(&format!(
                         "{} {} {} {} {}",
                         i.depth,
@@ -393,6 +514,7 @@ impl Xboard {
             s.play(m);
             t
         });
+        let text = self.ranks.to_wire(&text);
         let legs: Vec<&str> = text.split(',').collect();
         for (i, leg) in legs.iter().enumerate() {
             let comma = if i + 1 < legs.len() { "," } else { "" };
