@@ -22,14 +22,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-/// A search's id and its move.
-type Finished = (u64, Option<Move>);
+/// A search's id, its move and the reply it expects.
+type Finished = (u64, Option<Move>, Option<Move>);
 
 /// Why a search runs.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Purpose {
     Move,
     Analyse,
+    /// Searching the position after the expected reply while the opponent thinks.
+    Ponder,
 }
 
 pub struct Xboard {
@@ -60,6 +62,16 @@ pub struct Xboard {
     search: Option<(JoinHandle<()>, Purpose, u64)>,
     search_id: u64,
     results: (Sender<Finished>, Receiver<Finished>),
+    /// `hard`: think on the opponent's time.
+    ponder: bool,
+    /// Set while a ponder search must ignore the clock; cleared on a ponder hit.
+    pondering: Arc<AtomicBool>,
+    /// The reply a ponder search assumes (also the answer to `hint`).
+    ponder_move: Option<Move>,
+    /// The move a ponder search settled on before the opponent moved.
+    ponder_done: Option<Option<Move>>,
+    /// When the engine started thinking on its own move (for its clock when pondering).
+    think_started: Option<std::time::Instant>,
 }
 
 impl Default for Xboard {
@@ -102,6 +114,11 @@ impl Xboard {
             search: None,
             search_id: 0,
             results: unbounded(),
+            ponder: false,
+            pondering: Arc::new(AtomicBool::new(false)),
+            ponder_move: None,
+            ponder_done: None,
+            think_started: None,
         }
     }
 
@@ -130,15 +147,18 @@ impl Xboard {
                     Ok(l) => if !self.command(l.trim()) { break },
                     Err(_) => break,
                 },
-                recv(results) -> r => if let Ok((id, m)) = r { self.finished(id, m) },
+                recv(results) -> r => if let Ok((id, m, reply)) = r { self.finished(id, m, reply) },
             }
         }
         self.halt();
     }
 
-    /// Stops a running search and drops its result.
+    /// Stops a running search (a ponder search too) and drops its result.
     fn halt(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
+        self.pondering.store(false, Ordering::Relaxed);
+        self.ponder_done = None;
+        self.ponder_move = None;
         if let Some((h, _, _)) = self.search.take() {
             let _ = h.join();
         }
@@ -150,7 +170,23 @@ impl Xboard {
         let arg = arg.trim();
         match cmd {
             "" | "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
-            | "ics" | "hard" | "easy" | "." | "bk" | "hint" | "nopause" => {}
+            | "ics" | "." | "bk" | "nopause" => {}
+            "hard" => self.ponder = true,
+            "easy" => {
+                self.ponder = false;
+                if self.search.as_ref().is_some_and(|s| s.1 == Purpose::Ponder)
+                    || self.ponder_done.is_some()
+                {
+                    self.halt();
+                }
+            }
+            "hint" => {
+                if let Some(m) = self.ponder_move {
+                    let text =
+                        with_session!(&self.session, s => wire_move(&s.game, m, Some("@@@@")));
+                    say(&format!("Hint: {}", self.ranks.to_wire(&text)));
+                }
+            }
             "protover" => self.features(),
             "new" => {
                 self.halt();
@@ -399,12 +435,35 @@ impl Xboard {
     }
 
     fn user_move(&mut self, text: &str) {
-        if self.search.as_ref().is_some_and(|s| s.1 == Purpose::Move) {
-            self.halt();
-        }
         let text = text.trim_end_matches(',');
         let kirin_text = self.ranks.from_wire(text);
-        let played = with_session!(&mut self.session, s => s.parse(&kirin_text).map(|m| s.play(m)));
+        let parsed = with_session!(&mut self.session, s => s.parse(&kirin_text));
+        let ponder_running = self.search.as_ref().is_some_and(|s| s.1 == Purpose::Ponder);
+        if let Ok(m) = parsed
+            && self.ponder_move == Some(m)
+            && (ponder_running || self.ponder_done.is_some())
+        {
+            // A ponder hit: the search goes on as the search for the engine's move.
+            with_session!(&mut self.session, s => s.play(m));
+            self.ponder_move = None;
+            self.think_started = Some(std::time::Instant::now());
+            if let Some(best) = self.ponder_done.take() {
+                self.search = None;
+                self.play_own(best, None);
+            } else if let Some(search) = self.search.as_mut() {
+                search.1 = Purpose::Move;
+                self.pondering.store(false, Ordering::Relaxed);
+            }
+            return;
+        }
+        if ponder_running
+            || self.ponder_done.is_some()
+            || self.search.as_ref().is_some_and(|s| s.1 == Purpose::Move)
+        {
+            self.halt();
+        }
+        self.ponder_move = None;
+        let played = parsed.map(|m| with_session!(&mut self.session, s => s.play(m)));
         match played {
             Ok(()) => {
                 if self.analysing {
@@ -446,6 +505,13 @@ impl Xboard {
 
     fn think(&mut self) {
         self.halt();
+        self.think_started = Some(std::time::Instant::now());
+        let limits = self.move_limits(self.clock.unwrap_or(self.base));
+        self.start(Purpose::Move, limits);
+    }
+
+    /// Limits for a search of the engine's move with `left` on its clock.
+    fn move_limits(&self, left: Duration) -> Limits {
         let mut limits = Limits {
             depth: self.depth,
             ..Default::default()
@@ -453,14 +519,38 @@ impl Xboard {
         if let Some(t) = self.movetime {
             limits.movetime = Some(t);
         } else {
-            limits.time = Some(self.clock.unwrap_or(self.base));
+            limits.time = Some(left);
             limits.inc = self.inc;
             if self.moves_per_session > 0 {
                 let played = with_session!(&self.session, s => s.pos.fullmove.saturating_sub(1));
                 limits.movestogo = Some(self.moves_per_session - played % self.moves_per_session);
             }
         }
-        self.start(Purpose::Move, limits);
+        limits
+    }
+
+    /// After the engine moved: searches the position after the expected `reply` until
+    /// the opponent moves (`hard`).
+    fn start_ponder(&mut self, reply: Move) {
+        let used = self.think_started.map_or(Duration::ZERO, |t| t.elapsed());
+        let left = self.clock.unwrap_or(self.base).saturating_sub(used) + self.inc;
+        let mut limits = self.move_limits(left);
+        self.pondering.store(true, Ordering::Relaxed);
+        limits.pondering = Some(self.pondering.clone());
+        let legal = with_session!(&mut self.session, s => {
+            let ok = s.parse(&s.game.move_text(reply)).is_ok_and(|m| m == reply);
+            if ok {
+                s.play(reply);
+            }
+            ok
+        });
+        if !legal {
+            return;
+        }
+        self.ponder_move = Some(reply);
+        self.ponder_done = None;
+        self.start(Purpose::Ponder, limits);
+        with_session!(&mut self.session, s => s.undo());
     }
 
     fn start(&mut self, purpose: Purpose, limits: Limits) {
@@ -489,23 +579,33 @@ impl Xboard {
                 }
             }),
             Box::new(move |_, r| {
-                let _ = sender.send((id, r.best));
+                let _ = sender.send((id, r.best, r.ponder));
             }),
         ));
         self.search = Some((handle, purpose, id));
     }
 
-    /// A search ended: in game mode, play and announce its move.
-    fn finished(&mut self, id: u64, best: Option<Move>) {
-        let Some((_, purpose, running)) = self.search.as_ref().map(|s| (0, s.1, s.2)) else {
+    /// A search ended: in game mode, play and announce its move (and ponder on the
+    /// expected reply); a ponder search's move waits for the opponent's.
+    fn finished(&mut self, id: u64, best: Option<Move>, reply: Option<Move>) {
+        let Some((purpose, running)) = self.search.as_ref().map(|s| (s.1, s.2)) else {
             return;
         };
-        if running != id || purpose != Purpose::Move {
+        if running != id || purpose == Purpose::Analyse {
             return;
         }
         if let Some((h, _, _)) = self.search.take() {
             let _ = h.join();
         }
+        if purpose == Purpose::Ponder {
+            self.ponder_done = Some(best);
+            return;
+        }
+        self.play_own(best, reply);
+    }
+
+    /// Plays and announces the engine's move, then ponders on `reply` if `hard`.
+    fn play_own(&mut self, best: Option<Move>, reply: Option<Move>) {
         let Some(m) = best else {
             return;
         };
@@ -519,6 +619,13 @@ impl Xboard {
         for (i, leg) in legs.iter().enumerate() {
             let comma = if i + 1 < legs.len() { "," } else { "" };
             say(&format!("move {leg}{comma}"));
+        }
+        if self.ponder
+            && self.engine_side.is_some()
+            && !self.analysing
+            && let Some(r) = reply
+        {
+            self.start_ponder(r);
         }
     }
 }
