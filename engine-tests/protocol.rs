@@ -46,16 +46,23 @@ impl Engine {
     }
 
     fn send(&mut self, line: &str) {
+        if std::env::var_os("KIRIN_TRACE").is_some() {
+            eprintln!("> {line}");
+        }
         writeln!(self.stdin, "{line}").unwrap();
         self.stdin.flush().unwrap();
     }
 
     /// Reads lines until one satisfies `done`; returns them all. Fails after 20 s.
+    #[track_caller]
     fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
         let mut seen = Vec::new();
         loop {
             match self.lines.recv_timeout(Duration::from_secs(20)) {
                 Ok(l) => {
+                    if std::env::var_os("KIRIN_TRACE").is_some() {
+                        eprintln!("< {l}");
+                    }
                     let stop = done(&l);
                     seen.push(l);
                     if stop {
@@ -528,4 +535,104 @@ fn cecp_malformed_input_is_answered_and_the_engine_goes_on() {
     let out = e.until(|l| l.starts_with("move "));
     assert!(out.last().unwrap().len() >= 9, "{out:?}");
     e.quit();
+}
+
+#[test]
+fn cecp_ponders_after_its_move_and_handles_hit_and_miss() {
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    e.until(|l| l.contains("done=1"));
+    e.send("new");
+    e.send("hard");
+    e.send("st 1");
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let mut played = vec!["e2e4".to_string()];
+    e.send("usermove e2e4");
+    let out = e.until(|l| l.starts_with("move "));
+    played.push(out.last().unwrap()[5..].to_string());
+    // Pondering: `hint` names the expected reply, `?` does not make the engine move.
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("hint");
+    let hint = e.until(|l| l.starts_with("Hint: "));
+    let expected = hint.last().unwrap()[6..].to_string();
+    assert!(
+        legal_after("chess", start, &played).contains(&expected),
+        "{hint:?}"
+    );
+    e.send("?");
+    e.send("ping 1");
+    let out = e.until(|l| l == "pong 1");
+    assert!(!out.iter().any(|l| l.starts_with("move ")), "{out:?}");
+    // A hit: the ponder search becomes the move search; it has already used its second.
+    std::thread::sleep(Duration::from_millis(900));
+    let asked = std::time::Instant::now();
+    e.send(&format!("usermove {expected}"));
+    played.push(expected);
+    let out = e.until(|l| l.starts_with("move ") || l.starts_with("Illegal"));
+    let answered = asked.elapsed();
+    let reply = out
+        .last()
+        .unwrap()
+        .strip_prefix("move ")
+        .unwrap()
+        .to_string();
+    assert!(
+        legal_after("chess", start, &played).contains(&reply),
+        "{out:?}"
+    );
+    assert!(
+        answered < Duration::from_millis(700),
+        "a ponder hit took {answered:?}"
+    );
+    played.push(reply);
+    // A miss: some other legal move; the engine searches anew and answers it.
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("hint");
+    e.send("ping 3");
+    let hint = e.until(|l| l == "pong 3");
+    let expected = hint
+        .iter()
+        .find_map(|l| l.strip_prefix("Hint: "))
+        .unwrap_or("")
+        .to_string();
+    let legal = legal_after("chess", start, &played);
+    let other = ["a2a3", "h2h3", "a2a4", "h2h4", "b1c3", "g1f3"]
+        .into_iter()
+        .map(str::to_string)
+        .find(|m| *m != expected && legal.contains(m))
+        .unwrap();
+    e.send(&format!("usermove {other}"));
+    played.push(other);
+    let out = e.until(|l| l.starts_with("move ") || l.starts_with("Illegal"));
+    let reply = out
+        .last()
+        .unwrap()
+        .strip_prefix("move ")
+        .unwrap()
+        .to_string();
+    assert!(
+        legal_after("chess", start, &played).contains(&reply),
+        "{out:?}"
+    );
+    // `easy` stops pondering: no hint is left; `quit` while pondering is prompt.
+    e.send("easy");
+    e.send("hint");
+    e.send("ping 2");
+    let out = e.until(|l| l == "pong 2");
+    assert!(!out.iter().any(|l| l.starts_with("Hint")), "{out:?}");
+    e.send("hard");
+    e.send("force");
+    e.send("go");
+    e.until(|l| l.starts_with("move "));
+    std::thread::sleep(Duration::from_millis(200));
+    let asked = std::time::Instant::now();
+    e.send("quit");
+    let status = e.child.wait().unwrap();
+    assert!(status.success());
+    let took = asked.elapsed();
+    assert!(
+        took < Duration::from_millis(250),
+        "quit while pondering took {took:?}"
+    );
 }
