@@ -4,8 +4,12 @@
 #   scripts/xboard-match.sh VARIANT [GAMES] [MINUTES+INCREMENT]
 #
 # kirin plays a reference engine where one exists (HaChu for `chu`, Fairy-Max for
-# `courier`), itself otherwise. Written to target/xboard/VARIANT/: games.pgn (XBoard's PGN,
-# one `{reason} result` per game), xboard.debug (all traffic), board.png (a screenshot of
+# `courier`), itself otherwise. VARIANT is a CECP name kirin offers (`kirin` answers
+# `protover 2` with the list): besides normal/chess, courier and chu these are the
+# engine-defined variants (sho, duodecimal, modern-courier, ...), which kirin describes
+# to XBoard with `setup` and `piece` commands; XBoard then draws them and tests legality
+# with those definitions. LEGALITY=false switches legality testing off.
+# Written to target/xboard/VARIANT/: games.pgn (XBoard's PGN, one `{reason} result` per game), xboard.debug (all traffic), board.png (a screenshot of
 # the board near the end), summary.txt. Exits non-zero if a game ended by a forfeit or an
 # illegal move, or if XBoard hung (no game finished within the time limit).
 # Legality testing is on where XBoard can check the variant's rules (courier); Chu's
@@ -39,9 +43,20 @@ extra=()
 case $VARIANT in
   chu) SECOND=/usr/games/hachu; XVARIANT=chu; extra=(-ruleMoves 0) ;;  # no 50-move rule in Chu
   courier) SECOND=/usr/games/fairymax; XVARIANT=courier; legality=true ;;
-  chess) SECOND=$KIRIN; XVARIANT=normal; legality=true ;;
-  *) echo "kirin advertises only normal, courier and chu to XBoard so far" >&2; exit 2 ;;
+  chess|normal) SECOND=$KIRIN; XVARIANT=normal; legality=true ;;
+  *)
+    offered=$(printf 'xboard\nprotover 2\nquit\n' | "$KIRIN" | sed -n 's/.*variants="\([^"]*\)".*/\1/p')
+    case ",$offered," in
+      *",$VARIANT,"*) ;;
+      *) echo "kirin does not offer '$VARIANT' to XBoard (it offers: $offered)" >&2; exit 2 ;;
+    esac
+    SECOND=$KIRIN; XVARIANT=$VARIANT; legality=true
+    # Sho's Crown Prince is a second royal: with it either royal may be left attacked,
+    # which XBoard cannot know (it forfeits such a King move as moving into check).
+    [ "$VARIANT" = sho ] && legality=false
+    ;;
 esac
+legality=${LEGALITY:-$legality}
 
 OUT=target/xboard/$VARIANT
 rm -rf "$OUT"
