@@ -891,6 +891,43 @@ mod tests {
     }
 
     #[test]
+    fn dressed_letters_and_holes_reach_xboard() {
+        // A Tamerlane-like board: 13x10 with a frame of holes, dressed letters.
+        let mut spec = variants::find("duodecimal").unwrap().clone();
+        spec.geometry = crate::core::Geometry::new(13, 10).unwrap();
+        let mut picket = spec.pieces[6].clone();
+        picket.letter = "b'".to_string();
+        picket.betza = "jB".to_string();
+        let mut pawn = spec.pieces[8].clone();
+        pawn.letter = "p!".to_string();
+        pawn.promotes_to.clear();
+        spec.pieces.push(picket);
+        spec.pieces.push(pawn);
+        let fen = "*r9k*/*B'P!9*/*11*/*11*/*11*/*11*/*11*/*11*/*11*/*R9K* w - - 0 1";
+        let d = describe(&spec, fen).unwrap();
+        assert!(
+            d.setup.contains(" 13x10+0_fairy *r9k*/*B'P!9*/"),
+            "{}",
+            d.setup
+        );
+        let table = &d.setup[7..d.setup.find(')').unwrap()];
+        assert!(table.contains("B'") && table.contains("b'"), "{table}");
+        assert!(table.contains("P!") && table.contains("p!"), "{table}");
+        assert!(
+            d.pieces.contains(&"piece B'& yafF".to_string()),
+            "{:?}",
+            d.pieces
+        );
+        assert!(d.pieces.contains(&"piece P!& fmWfcFifmnD".to_string()));
+        // An over-long rank with holes is refused.
+        let long = fen.replacen("*11*", "*12*", 1);
+        assert!(describe(&spec, &long).is_err());
+        // Letters XBoard cannot take.
+        spec.pieces[9].letter = "b''".to_string();
+        assert!(describe(&spec, fen).unwrap_err().contains("b''"));
+    }
+
+    #[test]
     fn highlight_boards_run_top_rank_first() {
         assert_eq!(
             highlight_board(4, 3, &[(0, 'Y'), (5, 'R'), (11, 'M')]),
