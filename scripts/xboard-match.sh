@@ -53,7 +53,8 @@ case $VARIANT in
     SECOND=$KIRIN; XVARIANT=$VARIANT; legality=true
     # Sho's Crown Prince is a second royal: with it either royal may be left attacked,
     # which XBoard cannot know (it forfeits such a King move as moving into check).
-    [ "$VARIANT" = sho ] && legality=false
+    # No 50-move rule in Shogi.
+    [ "$VARIANT" = sho ] && legality=false && extra=(-ruleMoves 0)
     ;;
 esac
 legality=${LEGALITY:-$legality}
