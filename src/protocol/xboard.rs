@@ -14,7 +14,10 @@ use crate::core::{Move, MoveKind};
 use crate::search::limits::Limits;
 use crate::search::tt::Table;
 use crate::search::{MATE, MATE_BOUND};
-use crate::variants::{self, spec::VariantSpec};
+use crate::variants::{
+    self,
+    spec::{VariantSpec, Verdict},
+};
 use crate::with_session;
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
 use std::sync::Arc;
@@ -72,6 +75,8 @@ pub struct Xboard {
     ponder_done: Option<Option<Move>>,
     /// When the engine started thinking on its own move (for its clock when pondering).
     think_started: Option<std::time::Instant>,
+    /// The square of the piece the user last lifted (for a multi-leg move's second leg).
+    lifted: Option<usize>,
 }
 
 impl Default for Xboard {
@@ -119,6 +124,7 @@ impl Xboard {
             ponder_move: None,
             ponder_done: None,
             think_started: None,
+            lifted: None,
         }
     }
 
@@ -214,7 +220,9 @@ impl Xboard {
             }
             "go" => {
                 self.engine_side = Some(self.side_to_move());
-                self.think();
+                if !self.claim_result() {
+                    self.think();
+                }
             }
             "playother" => {
                 self.engine_side = Some(self.side_to_move() ^ 1);
@@ -358,45 +366,62 @@ impl Xboard {
         with_session!(&self.session, s => s.game.geo.parse_square(&name).ok())
     }
 
-    /// `lift SQUARE`: the legal moves of the piece there as a `highlight` board.
+    /// `lift SQUARE`: the legal moves of the piece there as a `highlight` board. For a
+    /// multi-leg move the first leg's squares are intermediate (`C`); XBoard then sends
+    /// `put` and `lift` for the one the user chose, answered with the second legs from it.
     fn lift(&mut self, arg: &str) {
-        let Some(from) = self.square(arg) else {
+        let Some(sq) = self.square(arg) else {
             say(&format!("Error (not a square): lift {arg}"));
             return;
         };
-        let board = with_session!(&mut self.session, s => {
+        let lifted = self.lifted;
+        let (board, now_lifted) = with_session!(&mut self.session, s => {
             let mut list = crate::rules::MoveList::new();
             s.game.game_moves(&mut s.pos, &mut list);
+            let code = s.pos.board[sq];
+            let own = code != 0 && crate::rules::position::color_of(code) == s.pos.side;
             let mut marks: Vec<(usize, char)> = Vec::new();
             let mut mark = |sq: usize, c: char| {
-                let rank = |c: char| "YCRM".find(c);
+                let rank = |c: char| "YRCM".find(c);
                 match marks.iter_mut().find(|m| m.0 == sq) {
                     Some(m) if rank(c) > rank(m.1) => m.1 = c,
                     Some(_) => {}
                     None => marks.push((sq, c)),
                 }
             };
-            for m in list.iter().copied().filter(|m| m.from() == from) {
-                match m.kind() {
-                    MoveKind::Pass => mark(from, 'C'),
-                    MoveKind::TwoLeg => {
-                        mark(m.aux(), if s.pos.board[m.aux()] != 0 { 'R' } else { 'Y' });
-                        if m.to() == from {
-                            mark(from, 'C');
-                        } else {
-                            mark(m.to(), if s.pos.board[m.to()] != 0 { 'R' } else { 'Y' });
-                        }
+            let target = |to: usize| if s.pos.board[to] != 0 { 'R' } else { 'Y' };
+            let via = |m: &Move| m.kind() == MoveKind::TwoLeg && m.aux() != m.from();
+            let second_leg = lifted.filter(|&f| {
+                !own && list.iter().any(|m| m.from() == f && via(m) && m.aux() == sq)
+            });
+            let now_lifted = if let Some(from) = second_leg {
+                for m in list.iter().filter(|m| m.from() == from) {
+                    if via(m) && m.aux() == sq {
+                        mark(m.to(), if m.to() == from { 'Y' } else { target(m.to()) });
+                    } else if m.kind() != MoveKind::TwoLeg && m.to() == sq {
+                        mark(sq, target(sq));
                     }
-                    MoveKind::EnPassant => mark(m.to(), 'R'),
-                    _ if m.promotes_to().is_some() => mark(m.to(), 'M'),
-                    _ if s.pos.board[m.to()] != 0 && m.kind() != MoveKind::Castle => {
-                        mark(m.to(), 'R')
-                    }
-                    _ => mark(m.to(), 'Y'),
                 }
-            }
-            cecp::highlight_board(s.game.geo.width, s.game.geo.height, &marks)
+                Some(from)
+            } else if own {
+                for m in list.iter().copied().filter(|m| m.from() == sq) {
+                    match m.kind() {
+                        MoveKind::Pass => mark(sq, 'C'),
+                        MoveKind::TwoLeg if via(&m) => mark(m.aux(), 'C'),
+                        MoveKind::TwoLeg => {}
+                        MoveKind::EnPassant => mark(m.to(), 'R'),
+                        _ if m.promotes_to().is_some() => mark(m.to(), 'M'),
+                        MoveKind::Castle => mark(m.to(), 'Y'),
+                        _ => mark(m.to(), target(m.to())),
+                    }
+                }
+                Some(sq)
+            } else {
+                None
+            };
+            (cecp::highlight_board(s.game.geo.width, s.game.geo.height, &marks), now_lifted)
         });
+        self.lifted = now_lifted;
         say(&format!("highlight {board}"));
     }
 
@@ -468,7 +493,7 @@ impl Xboard {
             Ok(()) => {
                 if self.analysing {
                     self.restart_analysis();
-                } else if self.engine_side == Some(self.side_to_move()) {
+                } else if self.engine_side == Some(self.side_to_move()) && !self.claim_result() {
                     self.think();
                 }
             }
@@ -620,6 +645,9 @@ impl Xboard {
             let comma = if i + 1 < legs.len() { "," } else { "" };
             say(&format!("move {leg}{comma}"));
         }
+        if self.claim_result() {
+            return;
+        }
         if self.ponder
             && self.engine_side.is_some()
             && !self.analysing
@@ -627,6 +655,28 @@ impl Xboard {
         {
             self.start_ponder(r);
         }
+    }
+
+    /// In game mode, if the game is over by the variant's rules, says its result (XBoard
+    /// cannot know it with legality testing off) and returns true.
+    fn claim_result(&mut self) -> bool {
+        if self.engine_side.is_none() || self.analysing {
+            return false;
+        }
+        let over = with_session!(&mut self.session, s => {
+            s.game.outcome(&mut s.pos).map(|o| (o, s.pos.side))
+        });
+        let Some((outcome, side)) = over else {
+            return false;
+        };
+        let result = match (outcome.verdict, side) {
+            (Verdict::Draw, _) => "1/2-1/2",
+            (Verdict::Loss, 1) | (Verdict::Win, 0) => "1-0",
+            _ => "0-1",
+        };
+        say(&format!("{result} {{{}}}", outcome.reason));
+        self.engine_side = None;
+        true
     }
 }
 
