@@ -214,8 +214,8 @@ fn cecp_game_with_lion_double_moves() {
     let moves: Vec<&String> = out.iter().filter(|l| l.starts_with("move ")).collect();
     assert_eq!(moves.len(), 2, "{out:?}");
     assert!(moves[0].ends_with(','), "{moves:?}");
-    e.send("usermove g12h12");
-    e.until(|l| l.starts_with("move "));
+    // Black is left with a bare King and cannot bare White at once: the engine says so.
+    e.until(|l| l == "1-0 {bare king}");
     e.quit();
 }
 
@@ -479,8 +479,14 @@ fn cecp_highlights_the_moves_of_a_lifted_piece() {
     e.send("lift e5");
     let h = e.until(|l| l.starts_with("highlight "));
     let rows: Vec<&str> = h.last().unwrap()["highlight ".len()..].split('/').collect();
-    assert_eq!(rows[6], "2YYRYY5", "{h:?}");
+    // The pawn is the intermediate square of the Lion's double moves (C).
+    assert_eq!(rows[6], "2YYCYY5", "{h:?}");
     assert_eq!(rows[7], "2YYCYY5", "{h:?}");
+    // XBoard reports the chosen intermediate square with put and lift: the second legs
+    // from e6 (e6 itself is the plain capture, e5 the return).
+    e.send("put e6");
+    e.send("lift e6");
+    e.until(|l| l == "highlight 12/12/12/12/12/3YYY6/3YRY6/3YYY6/12/12/12/12");
     // put and hover are accepted silently; bad squares are errors.
     e.send("put e6");
     e.send("hover e6");
@@ -635,4 +641,36 @@ fn cecp_ponders_after_its_move_and_handles_hit_and_miss() {
         took < Duration::from_millis(250),
         "quit while pondering took {took:?}"
     );
+}
+
+#[test]
+fn cecp_game_ends_are_claimed() {
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    e.until(|l| l.contains("done=1"));
+    // The engine mates and says so (XBoard with legality testing off cannot know).
+    e.send("new");
+    e.send("setboard 7k/8/6K1/8/8/8/8/R7 w - - 0 1");
+    e.send("sd 3");
+    e.send("go");
+    let out = e.until(|l| l.ends_with('}'));
+    assert_eq!(out[out.len() - 2], "move a1a8", "{out:?}");
+    assert_eq!(out.last().unwrap(), "1-0 {checkmate}");
+    // Mated by the user's move, it claims instead of searching.
+    e.send("new");
+    e.send("force");
+    e.send("setboard 7k/8/6K1/8/8/8/8/R7 w - - 0 1");
+    e.send("playother");
+    e.send("usermove a1a8");
+    e.send("ping 1");
+    let out = e.until(|l| l == "pong 1");
+    assert_eq!(out, ["1-0 {checkmate}", "pong 1"]);
+    // Sho: stalemate loses.
+    e.send("variant sho");
+    e.send("setboard 8k/6S2/7G1/9/9/9/9/9/K8 b 0 1");
+    e.send("go");
+    let out = e.until(|l| l.ends_with('}'));
+    assert_eq!(out.last().unwrap(), "1-0 {stalemate}", "{out:?}");
+    e.quit();
 }
