@@ -98,7 +98,7 @@ while kill -0 $XB 2>/dev/null; do
 done
 
 rm -f "$OUT/board.png.tmp"
-finished=$(grep -c '^\[Result "' "$OUT/games.pgn" 2>/dev/null || true)
+finished=$(grep -cE '^\[Result "(1-0|0-1|1\/2-1\/2)"' "$OUT/games.pgn" 2>/dev/null || true)
 bad=$(grep -ciE 'forfeit|illegal|false illegal|invalid move' "$OUT/games.pgn" || true)
 {
   echo "variant $VARIANT: $finished of $GAMES games finished; first engine kirin, second $(basename "$SECOND")"
