@@ -9,9 +9,10 @@
 # engine-defined variants (sho, duodecimal, modern-courier, ...), which kirin describes
 # to XBoard with `setup` and `piece` commands; XBoard then draws them and tests legality
 # with those definitions. LEGALITY=false switches legality testing off.
-# Written to target/xboard/VARIANT/: games.pgn (XBoard's PGN, one `{reason} result` per game), xboard.debug (all traffic), board.png (a screenshot of
-# the board near the end), summary.txt. Exits non-zero if a game ended by a forfeit or an
-# illegal move, or if XBoard hung (no game finished within the time limit).
+# Written to target/xboard/VARIANT/: games.pgn (XBoard's PGN, one `{reason} result` per
+# game), xboard.debug (all traffic), board-start.png and board.png (screenshots of the
+# board near the start and near the end), summary.txt. Exits non-zero if a game ended by
+# a forfeit or an illegal move, or if XBoard hung (no game finished within the time limit).
 # Legality testing is on where XBoard can check the variant's rules (courier); Chu's
 # Lion-trading rules are beyond XBoard, so there it is off, as with HaChu.
 set -euo pipefail
@@ -88,6 +89,8 @@ while kill -0 $XB 2>/dev/null; do
   sleep 3
   # Keep only screenshots taken while XBoard's window is still up.
   if import -window root "png:$OUT/board.png.tmp" 2>/dev/null && kill -0 $XB 2>/dev/null; then
+    # The first screenshot shows the start array, the last one the end of the match.
+    [ -e "$OUT/board-start.png" ] || cp "$OUT/board.png.tmp" "$OUT/board-start.png"
     mv "$OUT/board.png.tmp" "$OUT/board.png"
   fi
   if (( SECONDS - start > limit )); then
