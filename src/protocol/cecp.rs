@@ -469,7 +469,11 @@ pub fn describe(spec: &VariantSpec, fen: &str) -> Result<Description, String> {
         }
         id.push(base.to_ascii_uppercase());
         id.extend(dress);
-        let (betza, missing) = xbetza(&p.betza);
+        let (mut betza, missing) = xbetza(&p.betza);
+        if p.royal && spec.castling {
+            // XBetza's castling: the King's step count towards the rook.
+            betza += &format!("O{}", spec.castling_king_steps);
+        }
         if !missing.is_empty() {
             gaps.push(format!(
                 "{} ({}): {} not expressible in XBetza",
@@ -608,7 +612,7 @@ pub fn xbetza(betza: &str) -> (String, Vec<String>) {
                 Some(a) => atom.push(a),
                 None => {
                     missing.push(format!("{mods}{leap}"));
-                    skip_range(&chars, &mut i);
+                    read_range(&chars, &mut i);
                     continue;
                 }
             }
@@ -687,11 +691,6 @@ fn leap_atom(text: &str) -> Option<char> {
         (3, 3) => 'G',
         _ => return None,
     })
-}
-
-/// Skips a range after an atom.
-fn skip_range(chars: &[char], i: &mut usize) {
-    read_range(chars, i);
 }
 
 /// Reads a range after an atom: `4` is (None, Some(4)), `{2,}` (Some(2), None).
@@ -925,6 +924,23 @@ mod tests {
         // Letters XBoard cannot take.
         spec.pieces[9].letter = "b''".to_string();
         assert!(describe(&spec, fen).unwrap_err().contains("b''"));
+    }
+
+    #[test]
+    fn a_castling_king_says_so() {
+        let mut spec = variants::find("chess").unwrap().clone();
+        spec.name = "castles".to_string();
+        let d = describe(&spec, &spec.start).unwrap();
+        assert!(
+            d.pieces.contains(&"piece K& KO2".to_string()),
+            "{:?}",
+            d.pieces
+        );
+        assert!(
+            d.setup.starts_with("setup (PNBRQKpnbrqk) 8x8+0_fairy "),
+            "{}",
+            d.setup
+        );
     }
 
     #[test]
