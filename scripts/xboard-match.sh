@@ -8,7 +8,8 @@
 # `protover 2` with the list): besides normal/chess, courier and chu these are the
 # engine-defined variants (sho, duodecimal, modern-courier, ...), which kirin describes
 # to XBoard with `setup` and `piece` commands; XBoard then draws them and tests legality
-# with those definitions. LEGALITY=false switches legality testing off.
+# with those definitions. LEGALITY=false switches legality testing off; VARIANTS_FILE=FILE
+# passes a definitions file to kirin (`--variants-file`), whose games it then offers.
 # Written to target/xboard/VARIANT/: games.pgn (XBoard's PGN, one `{reason} result` per
 # game), xboard.debug (all traffic), board-start.png and board.png (screenshots of the
 # board near the start and near the end), summary.txt. Exits non-zero if a game ended by
@@ -38,6 +39,10 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 cargo build --release -q
 KIRIN=$(pwd)/target/release/kirin
+# A user's definitions (VARIANTS_FILE=path) make their games playable too.
+if [ -n "${VARIANTS_FILE:-}" ]; then
+  KIRIN="$KIRIN --variants-file $(cd "$(dirname "$VARIANTS_FILE")" && pwd)/$(basename "$VARIANTS_FILE")"
+fi
 
 legality=false
 extra=()
@@ -46,7 +51,7 @@ case $VARIANT in
   courier) SECOND=/usr/games/fairymax; XVARIANT=courier; legality=true ;;
   chess|normal) SECOND=$KIRIN; XVARIANT=normal; legality=true ;;
   *)
-    offered=$(printf 'xboard\nprotover 2\nquit\n' | "$KIRIN" | sed -n 's/.*variants="\([^"]*\)".*/\1/p')
+    offered=$(printf 'xboard\nprotover 2\nquit\n' | $KIRIN | sed -n 's/.*variants="\([^"]*\)".*/\1/p')
     case ",$offered," in
       *",$VARIANT,"*) ;;
       *) echo "kirin does not offer '$VARIANT' to XBoard (it offers: $offered)" >&2; exit 2 ;;
