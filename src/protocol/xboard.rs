@@ -632,6 +632,8 @@ impl Xboard {
     /// Plays and announces the engine's move, then ponders on `reply` if `hard`.
     fn play_own(&mut self, best: Option<Move>, reply: Option<Move>) {
         let Some(m) = best else {
+            // No move: the game is over.
+            self.claim_result();
             return;
         };
         let text = with_session!(&mut self.session, s => {
