@@ -2,6 +2,8 @@
 //! of `../shared/cecp-traffic-samples.txt` (a HaChu Lion double move as two `move` lines,
 //! XBoard sending it back as one `usermove` with a comma).
 
+use kirin::protocol::cecp::Ranks;
+use kirin::protocol::session::Session;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
@@ -15,7 +17,12 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
+        Self::start_with(&[])
+    }
+
+    fn start_with(args: &[&str]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_kirin"))
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -39,16 +46,23 @@ impl Engine {
     }
 
     fn send(&mut self, line: &str) {
+        if std::env::var_os("KIRIN_TRACE").is_some() {
+            eprintln!("> {line}");
+        }
         writeln!(self.stdin, "{line}").unwrap();
         self.stdin.flush().unwrap();
     }
 
     /// Reads lines until one satisfies `done`; returns them all. Fails after 20 s.
+    #[track_caller]
     fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
         let mut seen = Vec::new();
         loop {
             match self.lines.recv_timeout(Duration::from_secs(20)) {
                 Ok(l) => {
+                    if std::env::var_os("KIRIN_TRACE").is_some() {
+                        eprintln!("< {l}");
+                    }
                     let stop = done(&l);
                     seen.push(l);
                     if stop {
@@ -180,11 +194,7 @@ fn cecp_game_with_lion_double_moves() {
     e.send("xboard");
     e.send("protover 2");
     let f = e.until(|l| l.contains("done=1"));
-    assert!(
-        f.last()
-            .unwrap()
-            .contains("variants=\"normal,courier,chu\"")
-    );
+    assert!(f.last().unwrap().contains("variants=\"normal,courier,chu,"));
     e.send("variant chu");
     e.send("memory 16");
     e.send("ping 1");
@@ -204,8 +214,8 @@ fn cecp_game_with_lion_double_moves() {
     let moves: Vec<&String> = out.iter().filter(|l| l.starts_with("move ")).collect();
     assert_eq!(moves.len(), 2, "{out:?}");
     assert!(moves[0].ends_with(','), "{moves:?}");
-    e.send("usermove g12h12");
-    e.until(|l| l.starts_with("move "));
+    // Black is left with a bare King and cannot bare White at once: the engine says so.
+    e.until(|l| l == "1-0 {bare king}");
     e.quit();
 }
 
@@ -253,5 +263,414 @@ fn bare_start_waits_for_a_protocol() {
     let mut e = Engine::start();
     e.send("hello");
     e.until(|l| l.contains("'uci' or 'xboard'"));
+    e.quit();
+}
+
+/// The legal moves (kirin's text, ranks from 1) after `played` from `fen` in `variant`;
+/// panics if a move of `played` is illegal there.
+fn legal_after(variant: &str, fen: &str, played: &[String]) -> Vec<String> {
+    legal_after_in(kirin::variants::find(variant).unwrap(), fen, played)
+}
+
+fn legal_after_in(
+    spec: &kirin::variants::spec::VariantSpec,
+    fen: &str,
+    played: &[String],
+) -> Vec<String> {
+    let mut session = Session::new(spec).unwrap();
+    kirin::with_session!(&mut session, s => {
+        s.set_position(Some(fen)).unwrap();
+        for m in played {
+            let mv = s.parse(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+            s.play(mv);
+        }
+        let mut list = kirin::rules::MoveList::new();
+        s.game.game_moves(&mut s.pos, &mut list);
+        list.iter().map(|&m| s.wire(m, Some("@@@@"))).collect()
+    })
+}
+
+/// The `variants` list of the engine's features.
+fn advertised(features: &[String]) -> Vec<String> {
+    let line = features.iter().find(|l| l.contains("variants=")).unwrap();
+    let list = line.split("variants=\"").nth(1).unwrap();
+    let list = &list[..list.find('"').unwrap()];
+    list.split(',').map(str::to_string).collect()
+}
+
+#[test]
+fn cecp_session_in_every_variant() {
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    let f = e.until(|l| l.contains("done=1"));
+    assert!(f.last().unwrap().contains("highlight=1"));
+    let names = advertised(&f);
+    // Every built-in variant is offered, under a name XBoard does not claim for itself.
+    assert_eq!(names.len(), kirin::variants::builtin().len(), "{names:?}");
+    assert!(names.contains(&"modern-courier".to_string()), "{names:?}");
+    assert!(names.contains(&"sho".to_string()), "{names:?}");
+    for (n, name) in names.iter().enumerate() {
+        let own = ["normal", "courier", "chu"].contains(&name.as_str());
+        if !own {
+            assert!(!kirin::protocol::cecp::xboard_claims(name), "{name}");
+        }
+        let kirin_name = match name.as_str() {
+            "normal" => "chess",
+            "modern-courier" => "courier-modern",
+            other => other,
+        };
+        let spec = kirin::variants::find(kirin_name).unwrap();
+        let (w, h) = (spec.geometry.width, spec.geometry.height);
+        let start = spec
+            .start_position("xboard")
+            .unwrap_or(&spec.start)
+            .to_string();
+        let ranks = Ranks::for_height(h);
+        e.send("new");
+        e.send(&format!("variant {name}"));
+        e.send(&format!("ping {n}"));
+        let out = e.until(|l| l == format!("pong {n}"));
+        assert!(
+            !out.iter().any(|l| l.starts_with("Error")),
+            "{name}: {out:?}"
+        );
+        if own {
+            assert!(
+                !out.iter().any(|l| l.starts_with("setup")),
+                "{name}: {out:?}"
+            );
+        } else {
+            // setup first, then one piece command per piece type, all before the pong.
+            assert!(
+                out[0].starts_with("setup (") && out[0].contains(&format!(") {w}x{h}+0_")),
+                "{name}: {out:?}"
+            );
+            let fen_board = start.split_whitespace().next().unwrap();
+            assert!(
+                out[0].contains(&format!(" {fen_board} ")),
+                "{name}: {}",
+                out[0]
+            );
+            let pieces: Vec<&String> = out.iter().filter(|l| l.starts_with("piece ")).collect();
+            assert_eq!(pieces.len(), spec.pieces.len(), "{name}: {out:?}");
+            assert!(
+                pieces
+                    .iter()
+                    .all(|p| p.split_whitespace().nth(1).unwrap().ends_with('&')),
+                "{pieces:?}"
+            );
+        }
+        // A move each way: the user's first legal move, then the engine's answer.
+        e.send("force");
+        let first = legal_after(kirin_name, &start, &[]);
+        let mine = first[0].clone();
+        e.send(&format!("usermove {}", ranks.to_wire(&mine)));
+        e.send("sd 2");
+        e.send("go");
+        let out =
+            e.until(|l| l.starts_with("move ") && !l.ends_with(',') || l.starts_with("Illegal"));
+        assert!(out.last().unwrap().starts_with("move "), "{name}: {out:?}");
+        let legs: Vec<String> = out
+            .iter()
+            .filter_map(|l| l.strip_prefix("move "))
+            .map(|l| ranks.from_wire(l))
+            .collect();
+        let answer = legs.concat();
+        assert!(
+            legal_after(kirin_name, &start, std::slice::from_ref(&mine)).contains(&answer),
+            "{name}: {answer} is not a legal reply to {mine}"
+        );
+        e.send("force");
+        e.send(&format!("ping {}", n + 100));
+        e.until(|l| l == format!("pong {}", n + 100));
+    }
+    e.quit();
+}
+
+/// A 10x10 game for the rank-numbering tests: chess pieces on a ten-rank board.
+const TEN_RANKS: &str = r#"[[variant]]
+name = "tenrank"
+inherits = "chess"
+board = "10x10"
+castling = false
+start = "rnbqkbnr2/pppppppp2/10/10/10/10/10/10/PPPPPPPP2/RNBQKBNR2 w - - 0 1"
+"#;
+
+#[test]
+fn cecp_counts_the_ranks_of_ten_rank_boards_from_zero() {
+    let dir = std::env::temp_dir().join(format!("kirin-proto-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("tenrank.toml");
+    std::fs::write(&file, TEN_RANKS).unwrap();
+    let mut e = Engine::start_with(&["--variants-file", file.to_str().unwrap()]);
+    e.send("xboard");
+    e.send("protover 2");
+    let f = e.until(|l| l.contains("done=1"));
+    assert!(advertised(&f).contains(&"tenrank".to_string()), "{f:?}");
+    e.send("variant tenrank");
+    e.send("ping 1");
+    let out = e.until(|l| l == "pong 1");
+    assert!(out[0].contains(") 10x10+0_fairy "), "{out:?}");
+    // The pawn on e9 (kirin) is on e8 on the wire, and promotes on e9.
+    e.send("setboard k9/4P5/10/10/10/10/10/10/10/4K5 w - - 0 1");
+    e.send("force");
+    e.send("usermove e9e10q");
+    e.until(|l| l.starts_with("Illegal move") && l.ends_with("e9e10q"));
+    e.send("usermove e8e9q");
+    e.send("ping 2");
+    let out = e.until(|l| l == "pong 2");
+    assert!(!out.iter().any(|l| l.starts_with("Illegal")), "{out:?}");
+    // Highlights: the king on e1 is on e0; its moves run along ranks 0 and 1.
+    e.send("undo");
+    e.send("lift e0");
+    let h = e.until(|l| l.starts_with("highlight ") || l.starts_with("Error"));
+    let rows: Vec<&str> = h.last().unwrap()["highlight ".len()..].split('/').collect();
+    assert_eq!(rows.len(), 10, "{h:?}");
+    assert_eq!(rows[9], "3Y1Y4", "{h:?}");
+    assert_eq!(rows[8], "3YYY4", "{h:?}");
+    e.send("lift e10");
+    e.until(|l| l == "Error (not a square): lift e10");
+    e.send("lift e9");
+    let h = e.until(|l| l.starts_with("highlight ") || l.starts_with("Error"));
+    assert_eq!(h.last().unwrap(), "highlight 10/10/10/10/10/10/10/10/10/10");
+    // The engine's moves and its thinking output use ranks 0..9: White has only its
+    // king on e0.
+    e.send("setboard k9/10/10/10/10/10/10/10/r9/4K5 w - - 0 1");
+    e.send("post");
+    e.send("sd 3");
+    e.send("go");
+    let out = e.until(|l| l.starts_with("move "));
+    let mv = out.last().unwrap();
+    assert!(mv.starts_with("move e0"), "{out:?}");
+    let thinking: Vec<&String> = out.iter().filter(|l| l.starts_with("3 ")).collect();
+    assert!(!thinking.is_empty(), "{out:?}");
+    assert!(thinking[0].contains(" e0"), "{thinking:?}");
+    assert!(!out.iter().any(|l| l.contains("10")), "{out:?}");
+    e.quit();
+}
+
+#[test]
+fn cecp_highlights_the_moves_of_a_lifted_piece() {
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    e.until(|l| l.contains("done=1"));
+    e.send("new");
+    e.send("lift e2");
+    e.until(|l| l == "highlight 8/8/8/8/4Y3/4Y3/8/8");
+    // A capture in red, a promotion as a choice.
+    e.send("setboard 3r3k/4P3/8/8/8/8/8/K7 w - - 0 1");
+    e.send("lift e7");
+    e.until(|l| l == "highlight 3MM3/8/8/8/8/8/8/8");
+    e.send("setboard 7k/8/3p4/8/4N3/8/8/K7 w - - 0 1");
+    e.send("lift e4");
+    e.until(|l| l == "highlight 8/8/3R1Y2/2Y3Y1/8/2Y3Y1/3Y1Y2/8");
+    e.send("setboard 7k/8/8/3p4/3P4/8/8/K7 w - - 0 1");
+    // A blocked pawn: nothing to mark.
+    e.send("lift d4");
+    e.until(|l| l == "highlight 8/8/8/8/8/8/8/8");
+    e.send("setboard 7k/8/8/2p1p3/3P4/8/8/K7 w - - 0 1");
+    e.send("lift d4");
+    e.until(|l| l == "highlight 8/8/8/2RYR3/8/8/8/8");
+    // A Chu Lion: its own square for igui and the pass, enemies in red.
+    e.send("variant chu");
+    e.send("setboard 6k5/12/12/12/12/12/4p7/4N7/12/12/12/6K5 w 0 1");
+    e.send("lift e5");
+    let h = e.until(|l| l.starts_with("highlight "));
+    let rows: Vec<&str> = h.last().unwrap()["highlight ".len()..].split('/').collect();
+    // The pawn is the intermediate square of the Lion's double moves (C).
+    assert_eq!(rows[6], "2YYCYY5", "{h:?}");
+    assert_eq!(rows[7], "2YYCYY5", "{h:?}");
+    // XBoard reports the chosen intermediate square with put and lift: the second legs
+    // from e6 (e6 itself is the plain capture, e5 the return).
+    e.send("put e6");
+    e.send("lift e6");
+    e.until(|l| l == "highlight 12/12/12/12/12/3YYY6/3YRY6/3YYY6/12/12/12/12");
+    // put and hover are accepted silently; bad squares are errors.
+    e.send("put e6");
+    e.send("hover e6");
+    e.send("lift");
+    e.until(|l| l == "Error (not a square): lift ");
+    e.send("put z99");
+    e.until(|l| l == "Error (not a square): put z99");
+    e.send("hover e13");
+    e.until(|l| l == "Error (not a square): hover e13");
+    e.send("lift é5");
+    e.until(|l| l.starts_with("Error (not a square)"));
+    e.send("ping 3");
+    e.until(|l| l == "pong 3");
+    e.quit();
+}
+
+#[test]
+fn cecp_malformed_input_is_answered_and_the_engine_goes_on() {
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    e.until(|l| l.contains("done=1"));
+    for (bad, answer) in [
+        ("variant courier-modern-x", "Error (unsupported variant)"),
+        ("variant", "Error (unsupported variant)"),
+        ("usermove", "Illegal move"),
+        ("usermove e2e9", "Illegal move"),
+        ("usermove e2", "Illegal move"),
+        ("usermove a1a1a1a1a1,", "Illegal move"),
+        ("usermove \u{1F600}", "Illegal move"),
+        ("setboard 9/8/8/8/8/8/8/8 w - - 0 1", "Error (bad FEN"),
+        ("sd -3", "Error (bad depth)"),
+        ("st x", "Error (bad seconds)"),
+        ("level 40", "Error (bad time control)"),
+        ("memory 0", "Error (bad size)"),
+        ("cores many", "Error (bad number)"),
+        ("option Nonesuch=1", "Error (unknown option"),
+        ("lift 99", "Error (not a square)"),
+        ("frobnicate", "Error (unknown command)"),
+    ] {
+        e.send("new");
+        e.send("force");
+        e.send(bad);
+        e.send("ping 7");
+        let out = e.until(|l| l == "pong 7");
+        assert!(out.iter().any(|l| l.starts_with(answer)), "{bad}: {out:?}");
+    }
+    // Still playing: a move is answered.
+    e.send("new");
+    e.send("sd 2");
+    e.send("usermove e2e4");
+    let out = e.until(|l| l.starts_with("move "));
+    assert!(out.last().unwrap().len() >= 9, "{out:?}");
+    e.quit();
+}
+
+#[test]
+fn cecp_ponders_after_its_move_and_handles_hit_and_miss() {
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    e.until(|l| l.contains("done=1"));
+    e.send("new");
+    e.send("hard");
+    e.send("st 1");
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let mut played = vec!["e2e4".to_string()];
+    e.send("usermove e2e4");
+    let out = e.until(|l| l.starts_with("move "));
+    played.push(out.last().unwrap()[5..].to_string());
+    // Pondering: `hint` names the expected reply, `?` does not make the engine move.
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("hint");
+    let hint = e.until(|l| l.starts_with("Hint: "));
+    let expected = hint.last().unwrap()[6..].to_string();
+    assert!(
+        legal_after("chess", start, &played).contains(&expected),
+        "{hint:?}"
+    );
+    e.send("?");
+    e.send("ping 1");
+    let out = e.until(|l| l == "pong 1");
+    assert!(!out.iter().any(|l| l.starts_with("move ")), "{out:?}");
+    // A hit: the ponder search becomes the move search; it has already used its second.
+    std::thread::sleep(Duration::from_millis(900));
+    let asked = std::time::Instant::now();
+    e.send(&format!("usermove {expected}"));
+    played.push(expected);
+    let out = e.until(|l| l.starts_with("move ") || l.starts_with("Illegal"));
+    let answered = asked.elapsed();
+    let reply = out
+        .last()
+        .unwrap()
+        .strip_prefix("move ")
+        .unwrap()
+        .to_string();
+    assert!(
+        legal_after("chess", start, &played).contains(&reply),
+        "{out:?}"
+    );
+    assert!(
+        answered < Duration::from_millis(700),
+        "a ponder hit took {answered:?}"
+    );
+    played.push(reply);
+    // A miss: some other legal move; the engine searches anew and answers it.
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("hint");
+    e.send("ping 3");
+    let hint = e.until(|l| l == "pong 3");
+    let expected = hint
+        .iter()
+        .find_map(|l| l.strip_prefix("Hint: "))
+        .unwrap_or("")
+        .to_string();
+    let legal = legal_after("chess", start, &played);
+    let other = ["a2a3", "h2h3", "a2a4", "h2h4", "b1c3", "g1f3"]
+        .into_iter()
+        .map(str::to_string)
+        .find(|m| *m != expected && legal.contains(m))
+        .unwrap();
+    e.send(&format!("usermove {other}"));
+    played.push(other);
+    let out = e.until(|l| l.starts_with("move ") || l.starts_with("Illegal"));
+    let reply = out
+        .last()
+        .unwrap()
+        .strip_prefix("move ")
+        .unwrap()
+        .to_string();
+    assert!(
+        legal_after("chess", start, &played).contains(&reply),
+        "{out:?}"
+    );
+    // `easy` stops pondering: no hint is left; `quit` while pondering is prompt.
+    e.send("easy");
+    e.send("hint");
+    e.send("ping 2");
+    let out = e.until(|l| l == "pong 2");
+    assert!(!out.iter().any(|l| l.starts_with("Hint")), "{out:?}");
+    e.send("hard");
+    e.send("force");
+    e.send("go");
+    e.until(|l| l.starts_with("move "));
+    std::thread::sleep(Duration::from_millis(200));
+    let asked = std::time::Instant::now();
+    e.send("quit");
+    let status = e.child.wait().unwrap();
+    assert!(status.success());
+    let took = asked.elapsed();
+    assert!(
+        took < Duration::from_millis(250),
+        "quit while pondering took {took:?}"
+    );
+}
+
+#[test]
+fn cecp_game_ends_are_claimed() {
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    e.until(|l| l.contains("done=1"));
+    // The engine mates and says so (XBoard with legality testing off cannot know).
+    e.send("new");
+    e.send("setboard 7k/8/6K1/8/8/8/8/R7 w - - 0 1");
+    e.send("sd 3");
+    e.send("go");
+    let out = e.until(|l| l.ends_with('}'));
+    assert_eq!(out[out.len() - 2], "move a1a8", "{out:?}");
+    assert_eq!(out.last().unwrap(), "1-0 {checkmate}");
+    // Mated by the user's move, it claims instead of searching.
+    e.send("new");
+    e.send("force");
+    e.send("setboard 7k/8/6K1/8/8/8/8/R7 w - - 0 1");
+    e.send("playother");
+    e.send("usermove a1a8");
+    e.send("ping 1");
+    let out = e.until(|l| l == "pong 1");
+    assert_eq!(out, ["1-0 {checkmate}", "pong 1"]);
+    // Sho: stalemate loses.
+    e.send("variant sho");
+    e.send("setboard 8k/6S2/7G1/9/9/9/9/9/K8 b 0 1");
+    e.send("go");
+    let out = e.until(|l| l.ends_with('}'));
+    assert_eq!(out.last().unwrap(), "1-0 {stalemate}", "{out:?}");
     e.quit();
 }

@@ -5,6 +5,10 @@
 #
 #   scripts/cutechess-match.sh [GAMES] [TC]       (default 20 games, 10+0.1 seconds)
 #
+# Environment: VARIANTS (default "courier standard") limits the variants played; KIRIN
+# names a kirin binary to use instead of building target/release/kirin (so that a match
+# can run on a frozen copy while the tree is rebuilt).
+#
 # cutechess-cli is not packaged by Debian; it builds from its public source against
 # Debian's Qt (see docs/protocols.md). Set CUTECHESS to its path, or put it on the PATH.
 # Output: target/cutechess/<variant>-<protocol>.pgn and the score lines; exits non-zero
@@ -24,8 +28,11 @@ FSF=${FSF:-/usr/games/fairy-stockfish}
 if [ ! -x "$FSF" ]; then
   if [ "$(id -u)" = 0 ]; then apt-get install -y -qq fairy-stockfish >/dev/null; else sudo -n apt-get install -y -qq fairy-stockfish >/dev/null; fi
 fi
-cargo build --release -q
-KIRIN=$(pwd)/target/release/kirin
+if [ -z "${KIRIN:-}" ]; then
+  cargo build --release -q
+  KIRIN=$(pwd)/target/release/kirin
+fi
+VARIANTS=${VARIANTS:-courier standard}
 OUT=target/cutechess
 mkdir -p "$OUT"
 
@@ -38,7 +45,7 @@ declare -A START=(
   [standard]="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 )
 status=0
-for variant in courier standard; do
+for variant in $VARIANTS; do
   fens="$OUT/$variant.epd"
   echo "${START[$variant]}" >"$fens"
   for proto in uci xboard; do

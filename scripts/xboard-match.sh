@@ -4,10 +4,16 @@
 #   scripts/xboard-match.sh VARIANT [GAMES] [MINUTES+INCREMENT]
 #
 # kirin plays a reference engine where one exists (HaChu for `chu`, Fairy-Max for
-# `courier`), itself otherwise. Written to target/xboard/VARIANT/: games.pgn (XBoard's PGN,
-# one `{reason} result` per game), xboard.debug (all traffic), board.png (a screenshot of
-# the board near the end), summary.txt. Exits non-zero if a game ended by a forfeit or an
-# illegal move, or if XBoard hung (no game finished within the time limit).
+# `courier`), itself otherwise. VARIANT is a CECP name kirin offers (`kirin` answers
+# `protover 2` with the list): besides normal/chess, courier and chu these are the
+# engine-defined variants (sho, duodecimal, modern-courier, ...), which kirin describes
+# to XBoard with `setup` and `piece` commands; XBoard then draws them and tests legality
+# with those definitions. LEGALITY=false switches legality testing off; VARIANTS_FILE=FILE
+# passes a definitions file to kirin (`--variants-file`), whose games it then offers.
+# Written to target/xboard/VARIANT/: games.pgn (XBoard's PGN, one `{reason} result` per
+# game), xboard.debug (all traffic), board-start.png and board.png (screenshots of the
+# board near the start and near the end), summary.txt. Exits non-zero if a game ended by
+# a forfeit or an illegal move, or if XBoard hung (no game finished within the time limit).
 # Legality testing is on where XBoard can check the variant's rules (courier); Chu's
 # Lion-trading rules are beyond XBoard, so there it is off, as with HaChu.
 set -euo pipefail
@@ -33,15 +39,31 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 cargo build --release -q
 KIRIN=$(pwd)/target/release/kirin
+# A user's definitions (VARIANTS_FILE=path) make their games playable too.
+if [ -n "${VARIANTS_FILE:-}" ]; then
+  KIRIN="$KIRIN --variants-file $(cd "$(dirname "$VARIANTS_FILE")" && pwd)/$(basename "$VARIANTS_FILE")"
+fi
 
 legality=false
 extra=()
 case $VARIANT in
   chu) SECOND=/usr/games/hachu; XVARIANT=chu; extra=(-ruleMoves 0) ;;  # no 50-move rule in Chu
   courier) SECOND=/usr/games/fairymax; XVARIANT=courier; legality=true ;;
-  chess) SECOND=$KIRIN; XVARIANT=normal; legality=true ;;
-  *) echo "kirin advertises only normal, courier and chu to XBoard so far" >&2; exit 2 ;;
+  chess|normal) SECOND=$KIRIN; XVARIANT=normal; legality=true ;;
+  *)
+    offered=$(printf 'xboard\nprotover 2\nquit\n' | $KIRIN | sed -n 's/.*variants="\([^"]*\)".*/\1/p')
+    case ",$offered," in
+      *",$VARIANT,"*) ;;
+      *) echo "kirin does not offer '$VARIANT' to XBoard (it offers: $offered)" >&2; exit 2 ;;
+    esac
+    SECOND=$KIRIN; XVARIANT=$VARIANT; legality=true
+    # Sho's Crown Prince is a second royal: with it either royal may be left attacked,
+    # which XBoard cannot know (it forfeits such a King move as moving into check).
+    # No 50-move rule in Shogi.
+    [ "$VARIANT" = sho ] && legality=false && extra=(-ruleMoves 0)
+    ;;
 esac
+legality=${LEGALITY:-$legality}
 
 OUT=target/xboard/$VARIANT
 rm -rf "$OUT"
@@ -72,6 +94,8 @@ while kill -0 $XB 2>/dev/null; do
   sleep 3
   # Keep only screenshots taken while XBoard's window is still up.
   if import -window root "png:$OUT/board.png.tmp" 2>/dev/null && kill -0 $XB 2>/dev/null; then
+    # The first screenshot shows the start array, the last one the end of the match.
+    [ -e "$OUT/board-start.png" ] || cp "$OUT/board.png.tmp" "$OUT/board-start.png"
     mv "$OUT/board.png.tmp" "$OUT/board.png"
   fi
   if (( SECONDS - start > limit )); then
@@ -82,7 +106,7 @@ while kill -0 $XB 2>/dev/null; do
 done
 
 rm -f "$OUT/board.png.tmp"
-finished=$(grep -c '^\[Result "' "$OUT/games.pgn" 2>/dev/null || true)
+finished=$(grep -cE '^\[Result "(1-0|0-1|1\/2-1\/2)"' "$OUT/games.pgn" 2>/dev/null || true)
 bad=$(grep -ciE 'forfeit|illegal|false illegal|invalid move' "$OUT/games.pgn" || true)
 {
   echo "variant $VARIANT: $finished of $GAMES games finished; first engine kirin, second $(basename "$SECOND")"

@@ -167,7 +167,7 @@ pub fn main() -> ExitCode {
         },
     };
     let Some(command) = cli.command else {
-        crate::protocol::run();
+        crate::protocol::run_with(&catalog.extra);
         return ExitCode::SUCCESS;
     };
     let result = match command {

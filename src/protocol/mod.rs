@@ -1,10 +1,12 @@
 //! The protocols: UCI (Fairy-Stockfish's variant conventions) and XBoard/CECP. Input is
 //! read on its own thread, so that a running search never delays `stop`, `?` or `quit`.
 
+pub mod cecp;
 pub mod session;
 pub mod uci;
 pub mod xboard;
 
+use crate::variants::spec::VariantSpec;
 use crossbeam_channel::{Receiver, unbounded};
 use std::io::{BufRead, Write};
 
@@ -38,13 +40,19 @@ pub fn input() -> Input {
 }
 
 /// Started without a subcommand: waits for the first command and speaks UCI after `uci`
-/// and CECP after `xboard`.
+/// and CECP after `xboard`, with the built-in variants only.
 pub fn run() {
+    run_with(&[]);
+}
+
+/// As `run`; `extra` are a user's variants (`--variants-file`), offered besides the
+/// built-in ones.
+pub fn run_with(extra: &[VariantSpec]) {
     let input = input();
     while let Ok(line) = input.recv() {
         match line.trim() {
-            "uci" => return uci::Uci::new().run(&input),
-            "xboard" => return xboard::Xboard::new().run(&input),
+            "uci" => return uci::Uci::with_variants(extra.to_vec()).run(&input),
+            "xboard" => return xboard::Xboard::with_variants(extra.to_vec()).run(&input),
             "quit" => return,
             "" => {}
             other => say(&format!(

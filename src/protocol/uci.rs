@@ -8,7 +8,7 @@ use super::{Input, say};
 use crate::search::limits::Limits;
 use crate::search::score_text;
 use crate::search::tt::Table;
-use crate::variants;
+use crate::variants::{self, spec::VariantSpec};
 use crate::with_session;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,6 +20,8 @@ const MAX_THREADS: usize = 256;
 
 pub struct Uci {
     session: Session,
+    /// A user's variants (`--variants-file`), besides the built-in ones.
+    extra: Vec<VariantSpec>,
     variant: String,
     threads: usize,
     multipv: usize,
@@ -38,10 +40,16 @@ impl Default for Uci {
 
 impl Uci {
     pub fn new() -> Uci {
+        Self::with_variants(Vec::new())
+    }
+
+    /// A session that knows `extra` besides the built-in variants.
+    pub fn with_variants(extra: Vec<VariantSpec>) -> Uci {
         let variant = "chess".to_string();
         let spec = variants::find(&variant).expect("chess is built in");
         Uci {
             session: Session::new(spec).expect("built-in variants compile"),
+            extra,
             variant,
             threads: 1,
             multipv: 1,
@@ -69,6 +77,7 @@ impl Uci {
         say("id author the kirin developers");
         let names: Vec<String> = variants::builtin()
             .iter()
+            .chain(&self.extra)
             .map(|v| format!("var {}", v.name))
             .collect();
         say(&format!(
@@ -131,7 +140,7 @@ impl Uci {
         };
         self.stop_search();
         match name.to_ascii_lowercase().as_str() {
-            "uci_variant" => match variants::find(value).and_then(Session::new) {
+            "uci_variant" => match variants::find_in(&self.extra, value).and_then(Session::new) {
                 Ok(session) => {
                     self.session = session;
                     self.variant = value.to_string();

@@ -3,15 +3,21 @@
 //! `ping`, `undo`/`remove`, `setboard`, `memory` and `cores`. Lion double moves go out as
 //! one `move` line per leg, all but the last ending in a comma, as HaChu sends them; a
 //! pass is `@@@@`. Errors are answered in CECP's own forms (`Illegal move: ...`,
-//! `Error (...): ...`) and the engine keeps reading.
+//! `Error (...): ...`) and the engine keeps reading. Every square name crosses the
+//! `cecp::Ranks` translator (XBoard counts the ranks of ten-rank boards from 0); variants
+//! XBoard does not know are described to it with `setup` and `piece` (see `cecp`).
 
+use super::cecp::{self, Ranks, XBOARD_OWN};
 use super::session::{Session, wire_move};
 use super::{Input, say};
-use crate::core::Move;
+use crate::core::{Move, MoveKind};
 use crate::search::limits::Limits;
 use crate::search::tt::Table;
 use crate::search::{MATE, MATE_BOUND};
-use crate::variants;
+use crate::variants::{
+    self,
+    spec::{VariantSpec, Verdict},
+};
 use crate::with_session;
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
 use std::sync::Arc;
@@ -19,23 +25,26 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-/// Variants XBoard knows itself, by XBoard name and kirin name. kirin starts them from
-/// XBoard's start position (the definition's `xboard` start, where it has one).
-const XBOARD_VARIANTS: &[(&str, &str)] =
-    &[("normal", "chess"), ("courier", "courier"), ("chu", "chu")];
-
-/// A search's id and its move.
-type Finished = (u64, Option<Move>);
+/// A search's id, its move and the reply it expects.
+type Finished = (u64, Option<Move>, Option<Move>);
 
 /// Why a search runs.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Purpose {
     Move,
     Analyse,
+    /// Searching the position after the expected reply while the opponent thinks.
+    Ponder,
 }
 
 pub struct Xboard {
     session: Session,
+    /// A user's variants (`--variants-file`), besides the built-in ones.
+    extra: Vec<VariantSpec>,
+    /// Every variant offered to XBoard, as (CECP name, kirin name).
+    names: Vec<(String, String)>,
+    /// Square names on the wire for the current board.
+    ranks: Ranks,
     /// Start XBoard's own variants from XBoard's start position (the definition's `xboard`
     /// start); off, kirin's default start (Courier's historical one, as cutechess and
     /// Fairy-Stockfish use). CECP option "XBoard start positions".
@@ -56,6 +65,18 @@ pub struct Xboard {
     search: Option<(JoinHandle<()>, Purpose, u64)>,
     search_id: u64,
     results: (Sender<Finished>, Receiver<Finished>),
+    /// `hard`: think on the opponent's time.
+    ponder: bool,
+    /// Set while a ponder search must ignore the clock; cleared on a ponder hit.
+    pondering: Arc<AtomicBool>,
+    /// The reply a ponder search assumes (also the answer to `hint`).
+    ponder_move: Option<Move>,
+    /// The move a ponder search settled on before the opponent moved.
+    ponder_done: Option<Option<Move>>,
+    /// When the engine started thinking on its own move (for its clock when pondering).
+    think_started: Option<std::time::Instant>,
+    /// The square of the piece the user last lifted (for a multi-leg move's second leg).
+    lifted: Option<usize>,
 }
 
 impl Default for Xboard {
@@ -66,8 +87,22 @@ impl Default for Xboard {
 
 impl Xboard {
     pub fn new() -> Xboard {
+        Self::with_variants(Vec::new())
+    }
+
+    /// A session that knows `extra` besides the built-in variants.
+    pub fn with_variants(extra: Vec<VariantSpec>) -> Xboard {
+        let names = cecp::cecp_names(
+            variants::builtin()
+                .iter()
+                .chain(&extra)
+                .map(|v| v.name.as_str()),
+        );
         Xboard {
-            session: Self::session_for("chess", true).expect("chess is built in"),
+            session: Self::session_for(&[], "chess", true).expect("chess is built in"),
+            extra,
+            names,
+            ranks: Ranks::for_height(8),
             xboard_starts: true,
             engine_side: Some(1),
             post: false,
@@ -84,11 +119,21 @@ impl Xboard {
             search: None,
             search_id: 0,
             results: unbounded(),
+            ponder: false,
+            pondering: Arc::new(AtomicBool::new(false)),
+            ponder_move: None,
+            ponder_done: None,
+            think_started: None,
+            lifted: None,
         }
     }
 
-    fn session_for(name: &str, xboard_starts: bool) -> Result<Session, String> {
-        let spec = variants::find(name).map_err(|e| e.to_string())?;
+    fn session_for(
+        extra: &[VariantSpec],
+        name: &str,
+        xboard_starts: bool,
+    ) -> Result<Session, String> {
+        let spec = variants::find_in(extra, name).map_err(|e| e.to_string())?;
         let mut session = Session::new(spec).map_err(|e| e.to_string())?;
         let xboard_start = spec
             .start_position("xboard")
@@ -108,15 +153,18 @@ impl Xboard {
                     Ok(l) => if !self.command(l.trim()) { break },
                     Err(_) => break,
                 },
-                recv(results) -> r => if let Ok((id, m)) = r { self.finished(id, m) },
+                recv(results) -> r => if let Ok((id, m, reply)) = r { self.finished(id, m, reply) },
             }
         }
         self.halt();
     }
 
-    /// Stops a running search and drops its result.
+    /// Stops a running search (a ponder search too) and drops its result.
     fn halt(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
+        self.pondering.store(false, Ordering::Relaxed);
+        self.ponder_done = None;
+        self.ponder_move = None;
         if let Some((h, _, _)) = self.search.take() {
             let _ = h.join();
         }
@@ -128,12 +176,28 @@ impl Xboard {
         let arg = arg.trim();
         match cmd {
             "" | "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
-            | "ics" | "hard" | "easy" | "." | "bk" | "hint" | "nopause" => {}
+            | "ics" | "." | "bk" | "nopause" => {}
+            "hard" => self.ponder = true,
+            "easy" => {
+                self.ponder = false;
+                if self.search.as_ref().is_some_and(|s| s.1 == Purpose::Ponder)
+                    || self.ponder_done.is_some()
+                {
+                    self.halt();
+                }
+            }
+            "hint" => {
+                if let Some(m) = self.ponder_move {
+                    let text =
+                        with_session!(&self.session, s => wire_move(&s.game, m, Some("@@@@")));
+                    say(&format!("Hint: {}", self.ranks.to_wire(&text)));
+                }
+            }
             "protover" => self.features(),
             "new" => {
                 self.halt();
-                match Self::session_for("chess", self.xboard_starts) {
-                    Ok(s) => self.session = s,
+                match Self::session_for(&self.extra, "chess", self.xboard_starts) {
+                    Ok(s) => self.set_session(s),
                     Err(e) => say(&format!("Error ({e}): new")),
                 }
                 self.engine_side = Some(1);
@@ -143,7 +207,8 @@ impl Xboard {
             "variant" => self.variant(arg),
             "setboard" => {
                 self.halt();
-                if let Err(e) = with_session!(&mut self.session, s => s.set_position(Some(arg))) {
+                let fen = self.fen_from_wire(arg);
+                if let Err(e) = with_session!(&mut self.session, s => s.set_position(Some(&fen))) {
                     say(&format!("tellusererror Illegal position: {e}"));
                     say(&format!("Error (bad FEN: {e}): setboard"));
                 }
@@ -155,7 +220,9 @@ impl Xboard {
             }
             "go" => {
                 self.engine_side = Some(self.side_to_move());
-                self.think();
+                if !self.claim_result() {
+                    self.think();
+                }
             }
             "playother" => {
                 self.engine_side = Some(self.side_to_move() ^ 1);
@@ -213,6 +280,12 @@ impl Xboard {
                 _ => say(&format!("Error (bad number): cores {arg}")),
             },
             "option" => self.option(arg),
+            "lift" => self.lift(arg),
+            "put" | "hover" => {
+                if self.square(arg).is_none() {
+                    say(&format!("Error (not a square): {cmd} {arg}"));
+                }
+            }
             "quit" => return false,
             _ if self.looks_like_move(cmd) && arg.is_empty() => self.user_move(cmd),
             _ => say(&format!("Error (unknown command): {cmd}")),
@@ -221,9 +294,9 @@ impl Xboard {
     }
 
     fn features(&self) {
-        let names: Vec<&str> = XBOARD_VARIANTS.iter().map(|v| v.0).collect();
+        let names: Vec<&str> = self.names.iter().map(|v| v.0.as_str()).collect();
         say(&format!(
-            "feature ping=1 setboard=1 usermove=1 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 debug=1 myname=\"kirin {}\" variants=\"{}\" option=\"XBoard start positions -check 1\" done=1",
+            "feature ping=1 setboard=1 usermove=1 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 debug=1 highlight=1 myname=\"kirin {}\" variants=\"{}\" option=\"XBoard start positions -check 1\" done=1",
             env!("CARGO_PKG_VERSION"),
             names.join(",")
         ));
@@ -236,16 +309,120 @@ impl Xboard {
         }
     }
 
+    /// `variant NAME`: switches to the variant; one XBoard does not know is described
+    /// to it at once (`setup`, then `piece` per piece type), before any later `pong`.
     fn variant(&mut self, name: &str) {
         self.halt();
-        let Some((_, kirin)) = XBOARD_VARIANTS.iter().find(|v| v.0 == name) else {
+        let Some(kirin) = self.names.iter().find(|v| v.0 == name).map(|v| v.1.clone()) else {
             say(&format!("Error (unsupported variant): variant {name}"));
             return;
         };
-        match Self::session_for(kirin, self.xboard_starts) {
-            Ok(s) => self.session = s,
-            Err(e) => say(&format!("Error ({e}): variant {name}")),
+        match Self::session_for(&self.extra, &kirin, self.xboard_starts) {
+            Ok(s) => self.set_session(s),
+            Err(e) => {
+                say(&format!("Error ({e}): variant {name}"));
+                return;
+            }
         }
+        if XBOARD_OWN.iter().any(|v| v.0 == name) {
+            return;
+        }
+        let described = with_session!(&self.session, s => {
+            cecp::describe(&s.game.spec, &s.pos.to_fen(&s.game))
+        });
+        match described {
+            Ok(d) => {
+                say(&d.setup);
+                for p in &d.pieces {
+                    say(p);
+                }
+            }
+            Err(e) => {
+                say(&format!(
+                    "tellusererror kirin cannot describe {name} to XBoard: {e}"
+                ));
+                say(&format!("Error ({e}): variant {name}"));
+            }
+        }
+    }
+
+    fn set_session(&mut self, session: Session) {
+        self.ranks = Ranks::for_height(with_session!(&session, s => s.game.geo.height));
+        self.session = session;
+    }
+
+    /// A FEN from XBoard: its en-passant square in kirin's numbering.
+    fn fen_from_wire(&self, fen: &str) -> String {
+        let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
+        if let Some(ep) = fields.get_mut(3) {
+            *ep = self.ranks.from_wire(ep);
+        }
+        fields.join(" ")
+    }
+
+    /// A square named on the wire, if it is one of the board's.
+    fn square(&self, text: &str) -> Option<usize> {
+        let name = self.ranks.from_wire(text.trim());
+        with_session!(&self.session, s => s.game.geo.parse_square(&name).ok())
+    }
+
+    /// `lift SQUARE`: the legal moves of the piece there as a `highlight` board. For a
+    /// multi-leg move the first leg's squares are intermediate (`C`); XBoard then sends
+    /// `put` and `lift` for the one the user chose, answered with the second legs from it.
+    fn lift(&mut self, arg: &str) {
+        let Some(sq) = self.square(arg) else {
+            say(&format!("Error (not a square): lift {arg}"));
+            return;
+        };
+        let lifted = self.lifted;
+        let (board, now_lifted) = with_session!(&mut self.session, s => {
+            let mut list = crate::rules::MoveList::new();
+            s.game.game_moves(&mut s.pos, &mut list);
+            let code = s.pos.board[sq];
+            let own = code != 0 && crate::rules::position::color_of(code) == s.pos.side;
+            let mut marks: Vec<(usize, char)> = Vec::new();
+            let mut mark = |sq: usize, c: char| {
+                let rank = |c: char| "YRCM".find(c);
+                match marks.iter_mut().find(|m| m.0 == sq) {
+                    Some(m) if rank(c) > rank(m.1) => m.1 = c,
+                    Some(_) => {}
+                    None => marks.push((sq, c)),
+                }
+            };
+            let target = |to: usize| if s.pos.board[to] != 0 { 'R' } else { 'Y' };
+            let via = |m: &Move| m.kind() == MoveKind::TwoLeg && m.aux() != m.from();
+            let second_leg = lifted.filter(|&f| {
+                !own && list.iter().any(|m| m.from() == f && via(m) && m.aux() == sq)
+            });
+            let now_lifted = if let Some(from) = second_leg {
+                for m in list.iter().filter(|m| m.from() == from) {
+                    if via(m) && m.aux() == sq {
+                        mark(m.to(), if m.to() == from { 'Y' } else { target(m.to()) });
+                    } else if m.kind() != MoveKind::TwoLeg && m.to() == sq {
+                        mark(sq, target(sq));
+                    }
+                }
+                Some(from)
+            } else if own {
+                for m in list.iter().copied().filter(|m| m.from() == sq) {
+                    match m.kind() {
+                        MoveKind::Pass => mark(sq, 'C'),
+                        MoveKind::TwoLeg if via(&m) => mark(m.aux(), 'C'),
+                        MoveKind::TwoLeg => {}
+                        MoveKind::EnPassant => mark(m.to(), 'R'),
+                        _ if m.promotes_to().is_some() => mark(m.to(), 'M'),
+                        MoveKind::Castle => mark(m.to(), 'Y'),
+                        _ => mark(m.to(), target(m.to())),
+                    }
+                }
+                Some(sq)
+            } else {
+                None
+            };
+            (cecp::highlight_board(s.game.geo.width, s.game.geo.height, &marks), now_lifted)
+        });
+        self.lifted = now_lifted;
+        say(&format!("highlight {board}"));
     }
 
     fn level(&mut self, arg: &str) {
@@ -283,20 +460,47 @@ impl Xboard {
     }
 
     fn user_move(&mut self, text: &str) {
-        if self.search.as_ref().is_some_and(|s| s.1 == Purpose::Move) {
+        let text = text.trim_end_matches(',');
+        let kirin_text = self.ranks.from_wire(text);
+        let parsed = with_session!(&mut self.session, s => s.parse(&kirin_text));
+        let ponder_running = self.search.as_ref().is_some_and(|s| s.1 == Purpose::Ponder);
+        if let Ok(m) = parsed
+            && self.ponder_move == Some(m)
+            && (ponder_running || self.ponder_done.is_some())
+        {
+            // A ponder hit: the search goes on as the search for the engine's move.
+            with_session!(&mut self.session, s => s.play(m));
+            self.ponder_move = None;
+            self.think_started = Some(std::time::Instant::now());
+            if let Some(best) = self.ponder_done.take() {
+                self.search = None;
+                self.play_own(best, None);
+            } else if let Some(search) = self.search.as_mut() {
+                search.1 = Purpose::Move;
+                self.pondering.store(false, Ordering::Relaxed);
+            }
+            return;
+        }
+        if ponder_running
+            || self.ponder_done.is_some()
+            || self.search.as_ref().is_some_and(|s| s.1 == Purpose::Move)
+        {
             self.halt();
         }
-        let text = text.trim_end_matches(',');
-        let played = with_session!(&mut self.session, s => s.parse(text).map(|m| s.play(m)));
+        self.ponder_move = None;
+        let played = parsed.map(|m| with_session!(&mut self.session, s => s.play(m)));
         match played {
             Ok(()) => {
                 if self.analysing {
                     self.restart_analysis();
-                } else if self.engine_side == Some(self.side_to_move()) {
+                } else if self.engine_side == Some(self.side_to_move()) && !self.claim_result() {
                     self.think();
                 }
             }
-            Err(e) => say(&format!("Illegal move ({e}): {text}")),
+            Err(e) => say(&format!(
+                "Illegal move ({}): {text}",
+                self.ranks.to_wire(&e)
+            )),
         }
     }
 
@@ -326,6 +530,13 @@ impl Xboard {
 
     fn think(&mut self) {
         self.halt();
+        self.think_started = Some(std::time::Instant::now());
+        let limits = self.move_limits(self.clock.unwrap_or(self.base));
+        self.start(Purpose::Move, limits);
+    }
+
+    /// Limits for a search of the engine's move with `left` on its clock.
+    fn move_limits(&self, left: Duration) -> Limits {
         let mut limits = Limits {
             depth: self.depth,
             ..Default::default()
@@ -333,14 +544,38 @@ impl Xboard {
         if let Some(t) = self.movetime {
             limits.movetime = Some(t);
         } else {
-            limits.time = Some(self.clock.unwrap_or(self.base));
+            limits.time = Some(left);
             limits.inc = self.inc;
             if self.moves_per_session > 0 {
                 let played = with_session!(&self.session, s => s.pos.fullmove.saturating_sub(1));
                 limits.movestogo = Some(self.moves_per_session - played % self.moves_per_session);
             }
         }
-        self.start(Purpose::Move, limits);
+        limits
+    }
+
+    /// After the engine moved: searches the position after the expected `reply` until
+    /// the opponent moves (`hard`).
+    fn start_ponder(&mut self, reply: Move) {
+        let used = self.think_started.map_or(Duration::ZERO, |t| t.elapsed());
+        let left = self.clock.unwrap_or(self.base).saturating_sub(used) + self.inc;
+        let mut limits = self.move_limits(left);
+        self.pondering.store(true, Ordering::Relaxed);
+        limits.pondering = Some(self.pondering.clone());
+        let legal = with_session!(&mut self.session, s => {
+            let ok = s.parse(&s.game.move_text(reply)).is_ok_and(|m| m == reply);
+            if ok {
+                s.play(reply);
+            }
+            ok
+        });
+        if !legal {
+            return;
+        }
+        self.ponder_move = Some(reply);
+        self.ponder_done = None;
+        self.start(Purpose::Ponder, limits);
+        with_session!(&mut self.session, s => s.undo());
     }
 
     fn start(&mut self, purpose: Purpose, limits: Limits) {
@@ -348,6 +583,7 @@ impl Xboard {
         self.search_id += 1;
         let id = self.search_id;
         let post = self.post || purpose == Purpose::Analyse;
+        let ranks = self.ranks;
         let sender = self.results.0.clone();
         let handle = with_session!(&self.session, s => s.spawn_search(
             limits,
@@ -356,7 +592,7 @@ impl Xboard {
             self.stop.clone(),
             Box::new(move |game, i| {
                 if post {
-                    let pv: Vec<String> = i.pv.iter().map(|&m| wire_move(game, m, Some("@@@@"))).collect();
+                    let pv: Vec<String> = i.pv.iter().map(|&m| ranks.to_wire(&wire_move(game, m, Some("@@@@")))).collect();
                     say(&format!(
                         "{} {} {} {} {}",
                         i.depth,
@@ -368,24 +604,36 @@ impl Xboard {
                 }
             }),
             Box::new(move |_, r| {
-                let _ = sender.send((id, r.best));
+                let _ = sender.send((id, r.best, r.ponder));
             }),
         ));
         self.search = Some((handle, purpose, id));
     }
 
-    /// A search ended: in game mode, play and announce its move.
-    fn finished(&mut self, id: u64, best: Option<Move>) {
-        let Some((_, purpose, running)) = self.search.as_ref().map(|s| (0, s.1, s.2)) else {
+    /// A search ended: in game mode, play and announce its move (and ponder on the
+    /// expected reply); a ponder search's move waits for the opponent's.
+    fn finished(&mut self, id: u64, best: Option<Move>, reply: Option<Move>) {
+        let Some((purpose, running)) = self.search.as_ref().map(|s| (s.1, s.2)) else {
             return;
         };
-        if running != id || purpose != Purpose::Move {
+        if running != id || purpose == Purpose::Analyse {
             return;
         }
         if let Some((h, _, _)) = self.search.take() {
             let _ = h.join();
         }
+        if purpose == Purpose::Ponder {
+            self.ponder_done = Some(best);
+            return;
+        }
+        self.play_own(best, reply);
+    }
+
+    /// Plays and announces the engine's move, then ponders on `reply` if `hard`.
+    fn play_own(&mut self, best: Option<Move>, reply: Option<Move>) {
         let Some(m) = best else {
+            // No move: the game is over.
+            self.claim_result();
             return;
         };
         let text = with_session!(&mut self.session, s => {
@@ -393,11 +641,44 @@ impl Xboard {
             s.play(m);
             t
         });
+        let text = self.ranks.to_wire(&text);
         let legs: Vec<&str> = text.split(',').collect();
         for (i, leg) in legs.iter().enumerate() {
             let comma = if i + 1 < legs.len() { "," } else { "" };
             say(&format!("move {leg}{comma}"));
         }
+        if self.claim_result() {
+            return;
+        }
+        if self.ponder
+            && self.engine_side.is_some()
+            && !self.analysing
+            && let Some(r) = reply
+        {
+            self.start_ponder(r);
+        }
+    }
+
+    /// In game mode, if the game is over by the variant's rules, says its result (XBoard
+    /// cannot know it with legality testing off) and returns true.
+    fn claim_result(&mut self) -> bool {
+        if self.engine_side.is_none() || self.analysing {
+            return false;
+        }
+        let over = with_session!(&mut self.session, s => {
+            s.game.outcome(&mut s.pos).map(|o| (o, s.pos.side))
+        });
+        let Some((outcome, side)) = over else {
+            return false;
+        };
+        let result = match (outcome.verdict, side) {
+            (Verdict::Draw, _) => "1/2-1/2",
+            (Verdict::Loss, 1) | (Verdict::Win, 0) => "1-0",
+            _ => "0-1",
+        };
+        say(&format!("{result} {{{}}}", outcome.reason));
+        self.engine_side = None;
+        true
     }
 }
 

@@ -1,0 +1,953 @@
+//! What CECP needs besides the moves themselves: XBoard's rank numbering on boards of ten
+//! ranks, the names under which kirin's variants are offered to XBoard (names XBoard's
+//! own variant matching leaves alone), and, for the variants XBoard does not know, the
+//! `setup` and `piece` commands that describe the board and the pieces to it.
+//!
+//! The facts about XBoard used here were read in XBoard 4.9.1's source: its variant names
+//! and their matching (`StringToVariant`), its 66 piece slots per side with the default
+//! promotion pairing (slot i and slot i + 11 for the first eleven), the piece-to-char
+//! table of `setup`, the XBetza parser (direction letters before the mode letters
+//! `m c d e t p g o y n j a`, in that order), and its Shogi promotion rules (slots Pawn to
+//! Alfil promote; Pawn, Queen and Knight slots promote by force on the last ranks).
+
+use crate::variants::spec::{PromotionStyle, VariantSpec};
+
+/// Square names on the wire. XBoard numbers the ranks of a board with exactly ten ranks
+/// from 0 (`a0`..`a9`), every other board from 1; kirin always numbers them from 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ranks {
+    zero_based: bool,
+}
+
+impl Ranks {
+    pub fn for_height(height: usize) -> Ranks {
+        Ranks {
+            zero_based: height == 10,
+        }
+    }
+
+    /// kirin's text (a move, legs with commas, a promotion suffix, a square) as XBoard
+    /// writes it.
+    pub fn to_wire(self, text: &str) -> String {
+        self.shift(text, -1)
+    }
+
+    /// XBoard's text as kirin reads it.
+    pub fn from_wire(self, text: &str) -> String {
+        self.shift(text, 1)
+    }
+
+    /// Adds `by` to the number of every square name (a lowercase letter followed by
+    /// digits) in `text`; everything else is copied.
+    fn shift(self, text: &str, by: i64) -> String {
+        if !self.zero_based {
+            return text.to_string();
+        }
+        let chars: Vec<char> = text.chars().collect();
+        let mut out = String::with_capacity(text.len());
+        let mut i = 0;
+        while i < chars.len() {
+            let c = chars[i];
+            out.push(c);
+            i += 1;
+            if c.is_ascii_lowercase() && i < chars.len() && chars[i].is_ascii_digit() {
+                let start = i;
+                while i < chars.len() && chars[i].is_ascii_digit() {
+                    i += 1;
+                }
+                let digits: String = chars[start..i].iter().collect();
+                match digits.parse::<i64>() {
+                    Ok(n) if n + by >= 0 => out += &(n + by).to_string(),
+                    _ => out += &digits,
+                }
+            }
+        }
+        out
+    }
+}
+
+/// XBoard's variants whose name it finds anywhere inside a name (the ones before `shogi`
+/// in its list).
+const XBOARD_ANYWHERE: &[&str] = &[
+    "normal",
+    "wildcastle",
+    "nocastle",
+    "fischerandom",
+    "bughouse",
+    "crazyhouse",
+    "losers",
+    "suicide",
+    "giveaway",
+    "twokings",
+    "kriegspiel",
+    "atomic",
+    "3check",
+    "shatranj",
+    "wild29",
+    "wild30",
+    "wild31",
+    "wild32",
+    "wild33",
+    "wild34",
+    "wild35",
+    "wild36",
+];
+
+/// XBoard's variants that match at the start of a name not followed by a letter.
+const XBOARD_AT_START: &[&str] = &[
+    "shogi",
+    "chu",
+    "courier",
+    "gothic",
+    "capablanca",
+    "knightmate",
+    "fairy",
+    "cylinder",
+    "falcon",
+    "caparandom",
+    "berolina",
+    "janus",
+    "super",
+    "great",
+    "twilight",
+    "makruk",
+    "seirawan",
+    "grand",
+    "spartan",
+    "xiangqi",
+    "asean",
+    "lion",
+    "elven",
+    "unknown",
+];
+
+/// Names XBoard leaves out of its menu of engine-defined variants.
+const XBOARD_IGNORED: &[&str] = &[
+    "tenjiku", "dai", "dada", "maka", "tai", "kyoku", "checkers", "go", "reversi", "dark", "alien",
+    "multi", "amazons",
+];
+
+/// True when XBoard would not read `name` as an engine-defined variant: it matches one of
+/// XBoard's own variants, a wild number or Fischer random, or cannot stand in a
+/// `feature variants` list at all.
+pub fn xboard_claims(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let b = lower.as_bytes();
+    if b.is_empty()
+        || b[0].is_ascii_digit()
+        || lower.contains([',', '"', '/', ' ', '\t'])
+        || XBOARD_IGNORED.contains(&lower.as_str())
+    {
+        return true;
+    }
+    if XBOARD_ANYWHERE.iter().any(|v| lower.contains(v)) {
+        return true;
+    }
+    if XBOARD_AT_START
+        .iter()
+        .any(|v| lower.starts_with(v) && !b.get(v.len()).is_some_and(|c| c.is_ascii_alphabetic()))
+    {
+        return true;
+    }
+    if (lower.contains("fischer") && lower.contains("random"))
+        || lower.contains("frc")
+        || lower.contains("960")
+    {
+        return true;
+    }
+    // "wild" or else the first "w", then a number: a wild type.
+    let after = match lower.find("wild") {
+        Some(i) => Some(i + 4),
+        None => lower.find('w').map(|i| i + 1),
+    };
+    if let Some(i) = after {
+        let rest = lower[i..].trim_start_matches([' ', '(', '/']);
+        if rest.starts_with(|c: char| c.is_ascii_digit()) {
+            return true;
+        }
+    }
+    false
+}
+
+/// kirin variants XBoard knows itself, as (XBoard name, kirin name); kirin starts them
+/// from XBoard's start position (the definition's `xboard` start, where it has one) and
+/// sends no `setup` for them.
+pub const XBOARD_OWN: &[(&str, &str)] =
+    &[("normal", "chess"), ("courier", "courier"), ("chu", "chu")];
+
+/// kirin variants whose own name XBoard would take for one of its variants, under the
+/// name they have in CECP.
+const RENAMED: &[(&str, &str)] = &[("modern-courier", "courier-modern")];
+
+/// The CECP name of every variant in `names` (kirin names) that can be offered to XBoard,
+/// as (CECP name, kirin name), XBoard's own variants first.
+pub fn cecp_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<(String, String)> {
+    let mut table: Vec<(String, String)> = Vec::new();
+    for kirin in names {
+        let cecp = if let Some((x, _)) = XBOARD_OWN.iter().find(|v| v.1 == kirin) {
+            x.to_string()
+        } else if let Some((c, _)) = RENAMED.iter().find(|v| v.1 == kirin) {
+            c.to_string()
+        } else if !xboard_claims(kirin) {
+            kirin.to_string()
+        } else {
+            continue;
+        };
+        if !table.iter().any(|(c, _)| *c == cecp) {
+            table.push((cecp, kirin.to_string()));
+        }
+    }
+    table.sort_by_key(|(c, _)| !XBOARD_OWN.iter().any(|v| v.0 == c));
+    table
+}
+
+/// How a variant is described to XBoard: the `setup` line, one `piece` line per piece
+/// type, and what XBoard cannot be told.
+#[derive(Clone, Debug)]
+pub struct Description {
+    pub setup: String,
+    pub pieces: Vec<String>,
+    /// Moves (or rules) the `piece` commands leave out, for the user.
+    pub gaps: Vec<String>,
+}
+
+/// XBoard's piece slots per side; the last is the King.
+const SLOTS: usize = 66;
+const KING_SLOT: usize = 65;
+/// Slot of XBoard's Pawn (promotes on the last rank, takes en passant).
+const PAWN_SLOT: usize = 0;
+/// Slot of XBoard's Lance, which XBoard treats as a Pawn outside Chu.
+const LANCE_SLOT: usize = 18;
+
+/// The parent variant XBoard takes its rules from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Parent {
+    /// Shogi promotion (`+`, optional in the far third, forced for the Pawn, Queen and
+    /// Knight slots on the last ranks): slots 0..=6 promote into slots 11..=17.
+    Shogi,
+    Fairy,
+}
+
+/// A piece letter split into its parts: promoted (`+`), base letter, dress (`'` or `!`).
+fn letter_parts(letter: &str) -> Option<(bool, char, Option<char>)> {
+    let (promoted, rest) = match letter.strip_prefix('+') {
+        Some(r) => (true, r),
+        None => (false, letter),
+    };
+    let mut chars = rest.chars();
+    let base = chars.next().filter(|c| c.is_ascii_lowercase())?;
+    let dress = chars.next();
+    if dress.is_some_and(|d| d != '\'' && d != '!') || chars.next().is_some() {
+        return None;
+    }
+    Some((promoted, base, dress))
+}
+
+/// A slot's preferred place for a piece, by its moves, so that XBoard draws a fitting
+/// image.
+fn preferred_slot(betza: &str, parent: Parent, promotes: bool) -> Option<usize> {
+    match parent {
+        Parent::Shogi => match betza {
+            "fW" if promotes => Some(0),
+            "ffN" => Some(1),
+            "B" => Some(2),
+            "R" => Some(3),
+            "fR" => Some(4),
+            "FfW" => Some(5),
+            "FsfW" => Some(6),
+            "WfF" => Some(9),
+            _ => None,
+        },
+        Parent::Fairy => match betza {
+            "N" => Some(1),
+            "B" => Some(2),
+            "R" => Some(3),
+            "Q" => Some(4),
+            "F" => Some(5),
+            "A" => Some(6),
+            "BN" | "NB" => Some(7),
+            "RN" | "NR" => Some(8),
+            "W" => Some(9),
+            "K" => Some(10),
+            "NN" => Some(12),
+            _ => None,
+        },
+    }
+    .filter(|&s| parent != Parent::Shogi || promotes == (s <= 6))
+}
+
+/// Describes `spec`, set up as `fen`, to XBoard: the piece-to-char table, the board size
+/// and parent variant, the FEN (with holes as `*`), and the pieces' moves in XBetza.
+pub fn describe(spec: &VariantSpec, fen: &str) -> Result<Description, String> {
+    let pieces = &spec.pieces;
+    let parts: Vec<(bool, char, Option<char>)> = pieces
+        .iter()
+        .map(|p| {
+            letter_parts(&p.letter)
+                .ok_or_else(|| format!("piece letter '{}' has no XBoard form", p.letter))
+        })
+        .collect::<Result<_, _>>()?;
+    let base_of = |i: usize| -> Option<usize> {
+        let (promoted, base, dress) = parts[i];
+        promoted.then(|| parts.iter().position(|q| *q == (false, base, dress)))?
+    };
+    // A piece that promotes shogi-style has a `+` form among the pieces.
+    let plus_partner: Vec<bool> = (0..pieces.len())
+        .map(|i| (0..pieces.len()).any(|j| base_of(j) == Some(i)))
+        .collect();
+    let promotable = plus_partner.iter().filter(|&&b| b).count();
+    let chess_like = pieces.iter().any(|p| {
+        p.promotes_to
+            .iter()
+            .any(|&t| !pieces[t].letter.starts_with('+'))
+    });
+    let parent = if spec.promotion != PromotionStyle::Entry
+        && !chess_like
+        && promotable > 0
+        && promotable <= 7
+    {
+        Parent::Shogi
+    } else {
+        Parent::Fairy
+    };
+    let mut gaps = Vec::new();
+
+    let mut slot: Vec<Option<usize>> = vec![None; pieces.len()];
+    // Set for a promoted piece in the `+` slot of its base piece.
+    let mut plus_slot = vec![false; pieces.len()];
+    let mut used = [false; SLOTS];
+    // The King.
+    if let Some(k) = (0..pieces.len()).find(|&i| pieces[i].royal && parts[i] == (false, 'k', None))
+    {
+        slot[k] = Some(KING_SLOT);
+        used[KING_SLOT] = true;
+    }
+    // A pawn that promotes chess-style stands in XBoard's Pawn slot.
+    if let Some(p) = (0..pieces.len()).find(|&i| {
+        slot[i].is_none()
+            && pieces[i].pawn
+            && pieces[i]
+                .promotes_to
+                .iter()
+                .any(|&t| !pieces[t].letter.starts_with('+'))
+    }) {
+        slot[p] = Some(PAWN_SLOT);
+        used[PAWN_SLOT] = true;
+    }
+    // Pieces with a `+` form: slots 0..=6 (Shogi) or 0..=10, their partner 11 later.
+    let promo_range = if parent == Parent::Shogi {
+        0..=6
+    } else {
+        0..=10
+    };
+    for i in 0..pieces.len() {
+        if !plus_partner[i] || slot[i].is_some() {
+            continue;
+        }
+        let free = |s: usize| promo_range.contains(&s) && !used[s] && !used[s + 11];
+        let s = preferred_slot(&pieces[i].betza, parent, true)
+            .filter(|&s| free(s))
+            .or_else(|| promo_range.clone().find(|&s| free(s)));
+        match s {
+            Some(s) => {
+                slot[i] = Some(s);
+                used[s] = true;
+                used[s + 11] = true;
+            }
+            None => gaps.push(format!(
+                "'{}' cannot promote in XBoard (too many promoting pieces)",
+                pieces[i].letter
+            )),
+        }
+    }
+    // Promoted pieces: the partner slot of their base piece.
+    for i in 0..pieces.len() {
+        if let Some(b) = base_of(i)
+            && let Some(s) = slot[b].filter(|&s| s <= 10 && used[s + 11])
+            && !plus_slot
+                .iter()
+                .zip(&slot)
+                .any(|(&p, &t)| p && t == Some(s + 11))
+        {
+            slot[i] = Some(s + 11);
+            plus_slot[i] = true;
+        }
+    }
+    // The rest: a fitting slot, else the first free one that carries no special rules.
+    let pool: Vec<usize> = match parent {
+        Parent::Shogi => [9, 10, 7, 8].into_iter().chain(22..KING_SLOT).collect(),
+        Parent::Fairy => (1..=10)
+            .chain((11..22).filter(|&s| s != LANCE_SLOT))
+            .chain(22..KING_SLOT)
+            .collect(),
+    };
+    for i in 0..pieces.len() {
+        if slot[i].is_none() && parts[i].0 {
+            return Err(format!(
+                "promoted piece '{}' has no promoted slot in XBoard",
+                pieces[i].letter
+            ));
+        }
+    }
+    // First the pieces whose fitting slot is free, then the others.
+    for fitting in [true, false] {
+        for i in 0..pieces.len() {
+            if slot[i].is_some() {
+                continue;
+            }
+            let preferred = preferred_slot(&pieces[i].betza, parent, false)
+                .filter(|&s| !used[s] && pool.contains(&s));
+            let s = if fitting {
+                match preferred {
+                    Some(s) => s,
+                    None => continue,
+                }
+            } else {
+                pool.iter()
+                    .copied()
+                    .find(|&s| !used[s])
+                    .ok_or("more piece types than XBoard has slots")?
+            };
+            slot[i] = Some(s);
+            used[s] = true;
+        }
+    }
+
+    // The piece-to-char table: white slots, white King, black slots, black King.
+    let highest = slot
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|&s| s != KING_SLOT)
+        .max()
+        .unwrap_or(0)
+        .max(4);
+    let mut white = vec![".".to_string(); highest + 1];
+    let mut white_king = ".".to_string();
+    for (i, s) in slot.iter().enumerate() {
+        let Some(s) = *s else { continue };
+        let (_, base, dress) = parts[i];
+        let text = if plus_slot[i] {
+            "+".to_string()
+        } else {
+            let mut t = base.to_ascii_uppercase().to_string();
+            t.extend(dress);
+            t
+        };
+        if s == KING_SLOT {
+            white_king = text;
+        } else {
+            white[s] = text;
+        }
+    }
+    let black: Vec<String> = white.iter().map(|t| t.to_ascii_lowercase()).collect();
+    let table = format!(
+        "{}{}{}{}",
+        white.concat(),
+        white_king,
+        black.concat(),
+        white_king.to_ascii_lowercase()
+    );
+
+    let fen = checked_fen(spec, fen, &parts)?;
+    let (w, h) = (spec.geometry.width, spec.geometry.height);
+    let parent_name = match parent {
+        Parent::Shogi => "shogi",
+        Parent::Fairy => "fairy",
+    };
+    let setup = format!("setup ({table}) {w}x{h}+0_{parent_name} {fen}");
+
+    let mut commands = Vec::new();
+    for (i, p) in pieces.iter().enumerate() {
+        if slot[i].is_none() {
+            continue;
+        }
+        let (promoted, base, dress) = parts[i];
+        let mut id = String::new();
+        if promoted {
+            id.push('+');
+        }
+        id.push(base.to_ascii_uppercase());
+        id.extend(dress);
+        let (mut betza, missing) = xbetza(&p.betza);
+        if p.royal && spec.castling {
+            // XBetza's castling: the King's step count towards the rook.
+            betza += &format!("O{}", spec.castling_king_steps);
+        }
+        if !missing.is_empty() {
+            gaps.push(format!(
+                "{} ({}): {} not expressible in XBetza",
+                p.name,
+                p.letter,
+                missing.join(", ")
+            ));
+        }
+        commands.push(format!("piece {id}& {betza}"));
+    }
+    Ok(Description {
+        setup,
+        pieces: commands,
+        gaps,
+    })
+}
+
+/// The FEN's board checked square by square against the board size (an over-long rank
+/// crashes XBoard) and the piece letters; returns the FEN XBoard is sent.
+fn checked_fen(
+    spec: &VariantSpec,
+    fen: &str,
+    parts: &[(bool, char, Option<char>)],
+) -> Result<String, String> {
+    let (w, h) = (spec.geometry.width, spec.geometry.height);
+    let mut fields = fen.split_whitespace();
+    let board = fields.next().ok_or("empty FEN")?;
+    let ranks: Vec<&str> = board.split('/').collect();
+    if ranks.len() != h {
+        return Err(format!("FEN has {} ranks, the board {h}", ranks.len()));
+    }
+    for (r, rank) in ranks.iter().enumerate() {
+        let chars: Vec<char> = rank.chars().collect();
+        let mut files = 0usize;
+        let mut i = 0;
+        while i < chars.len() {
+            let c = chars[i];
+            if c.is_ascii_digit() {
+                let mut n = 0usize;
+                while i < chars.len() && chars[i].is_ascii_digit() {
+                    n = n * 10 + chars[i] as usize - '0' as usize;
+                    i += 1;
+                }
+                files += n;
+                continue;
+            }
+            if c == '*' {
+                files += 1;
+                i += 1;
+                continue;
+            }
+            let promoted = c == '+';
+            if promoted {
+                i += 1;
+            }
+            let base = chars
+                .get(i)
+                .copied()
+                .filter(|c| c.is_ascii_alphabetic())
+                .ok_or_else(|| format!("FEN rank {}: bad piece in '{rank}'", r + 1))?;
+            i += 1;
+            let dress = chars.get(i).copied().filter(|&d| d == '\'' || d == '!');
+            if dress.is_some() {
+                i += 1;
+            }
+            let known = (promoted, base.to_ascii_lowercase(), dress);
+            if !parts.contains(&known) {
+                return Err(format!("FEN rank {}: unknown piece in '{rank}'", r + 1));
+            }
+            files += 1;
+        }
+        if files != w {
+            return Err(format!(
+                "FEN rank {} has {files} squares, the board {w} files",
+                r + 1
+            ));
+        }
+    }
+    let mut out = board.to_string();
+    let ranks_on_wire = Ranks::for_height(h);
+    for (k, f) in fields.enumerate() {
+        out.push(' ');
+        // The fourth field is the en-passant square.
+        out += &if k == 2 {
+            ranks_on_wire.to_wire(f)
+        } else {
+            f.to_string()
+        };
+    }
+    Ok(out)
+}
+
+/// A Betza text of kirin's dialect in XBoard's XBetza: the direction letters of each leg
+/// before its mode letters, riders by doubled letter as `X0`, `{min,max}` as an exponent
+/// where `min` is 1, kirin's `j` rider (first square skipped and empty) as a step that
+/// continues as a slide. Returns the text and the parts that have no XBetza form (left
+/// out).
+pub fn xbetza(betza: &str) -> (String, Vec<String>) {
+    let chars: Vec<char> = betza.chars().collect();
+    let mut out = String::new();
+    let mut missing = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i] == '[' {
+            let end = chars[i..]
+                .iter()
+                .position(|&c| c == ']')
+                .map_or(chars.len(), |e| i + e + 1);
+            missing.push(chars[i..end].iter().collect());
+            i = end;
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && chars[i].is_ascii_lowercase() {
+            i += 1;
+        }
+        let mods: String = chars[start..i].iter().collect();
+        // The atom: a letter (doubled for a rider) or a leap (x,y).
+        let mut atom = String::new();
+        let mut rider = false;
+        if i < chars.len() && chars[i].is_ascii_uppercase() {
+            atom.push(chars[i]);
+            i += 1;
+            if i < chars.len() && chars[i] == chars[i - 1] {
+                rider = true;
+                i += 1;
+            }
+        } else if i < chars.len() && chars[i] == '(' {
+            let end = chars[i..]
+                .iter()
+                .position(|&c| c == ')')
+                .map_or(chars.len(), |e| i + e + 1);
+            let leap: String = chars[i..end].iter().collect();
+            i = end;
+            match leap_atom(&leap) {
+                Some(a) => atom.push(a),
+                None => {
+                    missing.push(format!("{mods}{leap}"));
+                    read_range(&chars, &mut i);
+                    continue;
+                }
+            }
+        } else {
+            // Not a Betza text kirin would have accepted; keep what is left.
+            missing.push(chars[start..].iter().collect());
+            break;
+        }
+        // The range: digits or {min,max}.
+        let (min, max) = read_range(&chars, &mut i);
+        let original: String = chars[start..i].iter().collect();
+        let mut atom_text = match (atom.as_str(), rider) {
+            ("W", true) => "R".to_string(),
+            ("F", true) => "B".to_string(),
+            (a, true) => format!("{a}0"),
+            (a, false) => a.to_string(),
+        };
+        let slider = rider || matches!(atom.as_str(), "R" | "B" | "Q");
+        let mut jump_first = mods.contains('j') && slider;
+        match (min, max) {
+            (None | Some(0 | 1), None) => {}
+            (None | Some(0 | 1), Some(m)) => atom_text += &m.to_string(),
+            (Some(2), None) if slider && !mods.contains('a') => jump_first = true,
+            _ => {
+                missing.push(original);
+                continue;
+            }
+        }
+        let groups: Vec<&str> = mods.split('a').collect();
+        if jump_first && groups.len() == 1 {
+            // A step to an empty square, then on as a slider in the same direction.
+            let step = match atom.as_str() {
+                "R" | "W" => "W",
+                "B" | "F" => "F",
+                "Q" | "K" => "K",
+                _ => {
+                    missing.push(original);
+                    continue;
+                }
+            };
+            let (dirs, modes) = split_modifiers(&groups[0].replace('j', ""));
+            let initial = if groups[0].contains('i') { "i" } else { "" };
+            out += &format!("{initial}{dirs}yaf{modes}{step}");
+            continue;
+        }
+        for (k, g) in groups.iter().enumerate() {
+            if k > 0 {
+                out.push('a');
+            }
+            if k == 0 && g.contains('i') {
+                out.push('i');
+            }
+            let (dirs, modes) = split_modifiers(g);
+            out += &dirs;
+            out += &modes;
+        }
+        out += &atom_text;
+    }
+    (out, missing)
+}
+
+/// A leap `(x,y)` as an XBetza atom letter, if it has one.
+fn leap_atom(text: &str) -> Option<char> {
+    let inner = text.strip_prefix('(')?.strip_suffix(')')?;
+    let (x, y) = inner.split_once(',')?;
+    let (x, y): (u32, u32) = (x.trim().parse().ok()?, y.trim().parse().ok()?);
+    Some(match (x.min(y), x.max(y)) {
+        (0, 1) => 'W',
+        (1, 1) => 'F',
+        (0, 2) => 'D',
+        (1, 2) => 'N',
+        (2, 2) => 'A',
+        (0, 3) => 'H',
+        (1, 3) => 'C',
+        (2, 3) => 'Z',
+        (3, 3) => 'G',
+        _ => return None,
+    })
+}
+
+/// Reads a range after an atom: `4` is (None, Some(4)), `{2,}` (Some(2), None).
+fn read_range(chars: &[char], i: &mut usize) -> (Option<u32>, Option<u32>) {
+    if *i < chars.len() && chars[*i].is_ascii_digit() {
+        let start = *i;
+        while *i < chars.len() && chars[*i].is_ascii_digit() {
+            *i += 1;
+        }
+        let n: String = chars[start..*i].iter().collect();
+        return (None, n.parse().ok().filter(|&n| n > 0));
+    }
+    if *i < chars.len() && chars[*i] == '{' {
+        let end = chars[*i..]
+            .iter()
+            .position(|&c| c == '}')
+            .map_or(chars.len(), |e| *i + e + 1);
+        let inner: String = chars[*i + 1..end.saturating_sub(1).max(*i + 1)]
+            .iter()
+            .collect();
+        *i = end;
+        let (a, b) = inner.split_once(',').unwrap_or((&inner, &inner));
+        return (a.trim().parse().ok(), b.trim().parse().ok());
+    }
+    (None, None)
+}
+
+/// One leg's modifiers as XBoard reads them: the direction letters (in their order), then
+/// the mode letters in XBoard's fixed order. `i` is dropped (the caller writes it first).
+fn split_modifiers(group: &str) -> (String, String) {
+    let dirs: String = group.chars().filter(|c| "fblrvsh".contains(*c)).collect();
+    let modes: String = "mcdetpgoynj"
+        .chars()
+        .filter(|m| group.contains(*m))
+        .collect();
+    (dirs, modes)
+}
+
+/// The `highlight` board for the moves of one piece: a FEN-like text, top rank first,
+/// one colour letter per marked square (`Y` move, `R` capture, `M` promotion, `C` the
+/// piece's own square when it may return to it), digits for unmarked squares.
+pub fn highlight_board(width: usize, height: usize, marks: &[(usize, char)]) -> String {
+    let mut rows = Vec::with_capacity(height);
+    for rank in (0..height).rev() {
+        let mut row = String::new();
+        let mut empty = 0;
+        for file in 0..width {
+            let sq = rank * width + file;
+            match marks.iter().find(|m| m.0 == sq) {
+                Some(&(_, c)) => {
+                    if empty > 0 {
+                        row += &empty.to_string();
+                        empty = 0;
+                    }
+                    row.push(c);
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            row += &empty.to_string();
+        }
+        rows.push(row);
+    }
+    rows.join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants;
+
+    #[test]
+    fn ten_rank_boards_count_from_zero_on_the_wire() {
+        let ten = Ranks::for_height(10);
+        assert_eq!(ten.to_wire("a1a10"), "a0a9");
+        assert_eq!(ten.to_wire("f5f6,f6f7"), "f4f5,f5f6");
+        assert_eq!(ten.to_wire("e9e10q"), "e8e9q");
+        assert_eq!(ten.to_wire("d9d10+"), "d8d9+");
+        assert_eq!(ten.to_wire("@@@@"), "@@@@");
+        assert_eq!(ten.from_wire("a0a9"), "a1a10");
+        assert_eq!(ten.from_wire("f4f5,f5f6"), "f5f6,f6f7");
+        assert_eq!(ten.from_wire("e8e9r'"), "e9e10r'");
+        assert_eq!(ten.from_wire("P@e3"), "P@e4");
+        for h in [8, 9, 11, 12] {
+            let r = Ranks::for_height(h);
+            assert_eq!(r.to_wire("a1a10"), "a1a10");
+            assert_eq!(r.from_wire("a1a10"), "a1a10");
+        }
+    }
+
+    #[test]
+    fn names_xboard_would_claim() {
+        for claimed in [
+            "normal",
+            "courier",
+            "courier-modern",
+            "chu",
+            "shogi",
+            "my-normal-game",
+            "super-chess",
+            "ab960",
+            "w5",
+            "wild 7",
+            "big,game",
+            "losersx",
+            "fairy",
+        ] {
+            assert!(xboard_claims(claimed), "{claimed}");
+        }
+        for free in [
+            "sho",
+            "duodecimal",
+            "modern-courier",
+            "tamerlane",
+            "hiashatar",
+            "chushogi",
+            "superchess",
+            "flee",
+            "shofidegi",
+            "wa",
+        ] {
+            assert!(!xboard_claims(free), "{free}");
+        }
+        let names: Vec<&str> = variants::builtin()
+            .iter()
+            .map(|v| v.name.as_str())
+            .collect();
+        let table = cecp_names(names.iter().copied());
+        let cecp: Vec<&str> = table.iter().map(|t| t.0.as_str()).collect();
+        assert_eq!(&cecp[..3], &["normal", "courier", "chu"]);
+        for c in &cecp[3..] {
+            assert!(!xboard_claims(c), "{c}");
+        }
+        assert!(
+            table
+                .iter()
+                .any(|(c, k)| c == "modern-courier" && k == "courier-modern")
+        );
+        assert_eq!(table.len(), names.len());
+    }
+
+    #[test]
+    fn kirin_betza_in_xbetza() {
+        assert_eq!(xbetza("mfWcfFifmnD").0, "fmWfcFifmnD");
+        assert_eq!(xbetza("FsfW").0, "FsfW");
+        assert_eq!(xbetza("KNADcaKmabK").0, "KNADcaKmabK");
+        assert_eq!(xbetza("NN").0, "N0");
+        assert_eq!(xbetza("WW").0, "R");
+        assert_eq!(xbetza("R4").0, "R4");
+        assert_eq!(xbetza("B{1,3}").0, "B3");
+        assert_eq!(xbetza("jB").0, "yafF");
+        assert_eq!(xbetza("B{2,}").0, "yafF");
+        assert_eq!(xbetza("(3,1)").0, "C");
+        let (t, missing) = xbetza("BsbRfWfD[cfW-fW][cfW-bW][mfW-bW]");
+        assert_eq!(t, "BsbRfWfD");
+        assert_eq!(missing.len(), 3);
+        let (t, missing) = xbetza("K(4,1)B{3,5}");
+        assert_eq!(t, "K");
+        assert_eq!(missing, vec!["(4,1)", "B{3,5}"]);
+    }
+
+    #[test]
+    fn sho_is_described_as_hachu_does() {
+        let spec = variants::find("sho").unwrap();
+        let d = describe(spec, &spec.start).unwrap();
+        assert_eq!(
+            d.setup,
+            "setup (PNBRLSE..G.+++++++Kpnbrlse..g.+++++++k) 9x9+0_shogi lnsgkgsnl/1r2e2b1/ppppppppp/9/9/9/PPPPPPPPP/1B2E2R1/LNSGKGSNL w 0 1"
+        );
+        assert!(
+            d.pieces.contains(&"piece +E& K".to_string()),
+            "{:?}",
+            d.pieces
+        );
+        assert!(d.pieces.contains(&"piece N& ffN".to_string()));
+        assert_eq!(d.pieces.len(), spec.pieces.len());
+        assert!(d.gaps.is_empty(), "{:?}", d.gaps);
+    }
+
+    #[test]
+    fn fens_are_checked_before_xboard_sees_them() {
+        let spec = variants::find("duodecimal").unwrap();
+        let d = describe(spec, &spec.start).unwrap();
+        assert!(d.setup.contains(" 12x12+0_fairy "), "{}", d.setup);
+        assert!(d.pieces.contains(&"piece P& fmWfcFifmnD".to_string()));
+        let long = spec.start.replacen("12/", "13/", 1);
+        assert!(describe(spec, &long).unwrap_err().contains("13 squares"));
+        let short = spec.start.replacen("12/", "", 1);
+        assert!(describe(spec, &short).unwrap_err().contains("ranks"));
+        let alien = spec.start.replacen("12/", "11z/", 1);
+        assert!(
+            describe(spec, &alien)
+                .unwrap_err()
+                .contains("unknown piece")
+        );
+    }
+
+    #[test]
+    fn dressed_letters_and_holes_reach_xboard() {
+        // A Tamerlane-like board: 13x10 with a frame of holes, dressed letters.
+        let mut spec = variants::find("duodecimal").unwrap().clone();
+        spec.geometry = crate::core::Geometry::new(13, 10).unwrap();
+        let mut picket = spec.pieces[6].clone();
+        picket.letter = "b'".to_string();
+        picket.betza = "jB".to_string();
+        let mut pawn = spec.pieces[8].clone();
+        pawn.letter = "p!".to_string();
+        pawn.promotes_to.clear();
+        spec.pieces.push(picket);
+        spec.pieces.push(pawn);
+        let fen = "*r9k*/*B'P!9*/*11*/*11*/*11*/*11*/*11*/*11*/*11*/*R9K* w - - 0 1";
+        let d = describe(&spec, fen).unwrap();
+        assert!(
+            d.setup.contains(" 13x10+0_fairy *r9k*/*B'P!9*/"),
+            "{}",
+            d.setup
+        );
+        let table = &d.setup[7..d.setup.find(')').unwrap()];
+        assert!(table.contains("B'") && table.contains("b'"), "{table}");
+        assert!(table.contains("P!") && table.contains("p!"), "{table}");
+        assert!(
+            d.pieces.contains(&"piece B'& yafF".to_string()),
+            "{:?}",
+            d.pieces
+        );
+        assert!(d.pieces.contains(&"piece P!& fmWfcFifmnD".to_string()));
+        // An over-long rank with holes is refused.
+        let long = fen.replacen("*11*", "*12*", 1);
+        assert!(describe(&spec, &long).is_err());
+        // Letters XBoard cannot take.
+        spec.pieces[9].letter = "b''".to_string();
+        assert!(describe(&spec, fen).unwrap_err().contains("b''"));
+    }
+
+    #[test]
+    fn a_castling_king_says_so() {
+        let mut spec = variants::find("chess").unwrap().clone();
+        spec.name = "castles".to_string();
+        let d = describe(&spec, &spec.start).unwrap();
+        assert!(
+            d.pieces.contains(&"piece K& KO2".to_string()),
+            "{:?}",
+            d.pieces
+        );
+        assert!(
+            d.setup.starts_with("setup (PNBRQKpnbrqk) 8x8+0_fairy "),
+            "{}",
+            d.setup
+        );
+    }
+
+    #[test]
+    fn highlight_boards_run_top_rank_first() {
+        assert_eq!(
+            highlight_board(4, 3, &[(0, 'Y'), (5, 'R'), (11, 'M')]),
+            "3M/1R2/Y3"
+        );
+    }
+}
