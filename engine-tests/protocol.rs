@@ -674,3 +674,56 @@ fn cecp_game_ends_are_claimed() {
     assert_eq!(out.last().unwrap(), "1-0 {stalemate}", "{out:?}");
     e.quit();
 }
+
+/// Tamerlane's special moves as the protocols carry them: the citadel exchange as two
+/// comma legs, the King swap and the Pawn of Pawns' redeployment as from-to moves; ranks
+/// 1-10 in UCI, 0-9 in CECP.
+#[test]
+fn tamerlane_special_moves_in_both_protocols() {
+    const EXCHANGE: &str = "*11*/7r4*/*K10*/*11*/*11*/*3J1k5*/*11*/*11*/*12/*11* w SCsc - 0 1";
+    const SWAP: &str = "*k10*/6r5*/*11*/*11*/*11*/*11*/*11*/*11*/*1N3K6/*10R* w SCsc - 0 1";
+    const FORK: &str = "*P9r*/12*/*11*/*11*/*2n1n6*/*3N7*/*10k*/*11*/*5K6/*11* w SCsc - 0 1";
+    const STUCK: &str = "*k10*/10R1*/*11*/*11*/*11*/*10p*/*10P*/*11*/*5K6/*1R9* b SCsc - 0 1";
+    let cases = [
+        (EXCHANGE, "b8a9,a9e5", "b7a8,a8e4", "*11*/J6r4*/*11*/*11*/*11*/*3K1k5*"),
+        (SWAP, "g2c2", "g1c1", "*1K3N6/*10R* b Csc"),
+        (FORK, "b10e5", "b9e4", "*3P'7*/*10k*/*11*/*5K6/*11* b SCsc"),
+    ];
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until(|l| l == "uciok");
+    e.send("setoption name UCI_Variant value tamerlane");
+    e.until(|l| l.starts_with("info string"));
+    for (fen, uci, _, after) in cases {
+        e.send(&format!("position fen {fen} moves {uci}"));
+        e.send("d");
+        let out = e.until(|l| l.contains("to move"));
+        assert!(out.iter().any(|l| l.contains(after)), "{uci}: {out:?}");
+    }
+    e.quit();
+
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    e.until(|l| l.contains("done=1"));
+    e.send("variant tamerlane");
+    e.send("ping 1");
+    let setup = e.until(|l| l == "pong 1");
+    assert!(setup.iter().any(|l| l.starts_with("setup (")), "{setup:?}");
+    for (i, (fen, _, cecp, _)) in cases.iter().enumerate() {
+        e.send("force");
+        e.send(&format!("setboard {fen}"));
+        e.send(&format!("usermove {cecp}"));
+        e.send(&format!("ping {}", i + 2));
+        let out = e.until(|l| l.starts_with("pong"));
+        assert!(!out.iter().any(|l| l.contains("llegal") || l.contains("Error")), "{cecp}: {out:?}");
+    }
+    // The engine plays the swap itself when it is the only move (Black stalemated but for
+    // it), on the wire with ranks from 0.
+    e.send(&format!("setboard {STUCK}"));
+    e.send("sd 2");
+    e.send("go");
+    let out = e.until(|l| l.starts_with("move "));
+    assert_eq!(out.last().unwrap(), "move b9l4", "{out:?}");
+    e.quit();
+}

@@ -35,7 +35,10 @@ case $VARIANT in
 esac
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing ${need[*]}..." >&2
-  if [ "$(id -u)" = 0 ]; then apt-get install -y -qq "${need[@]}" >/dev/null; else sudo -n apt-get install -y -qq "${need[@]}" >/dev/null; fi
+  as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo -n "$@"; fi; }
+  # A fresh machine may have no package lists yet.
+  as_root apt-get install -y -qq "${need[@]}" >/dev/null 2>&1 ||
+    { as_root apt-get update -qq >/dev/null && as_root apt-get install -y -qq "${need[@]}" >/dev/null; }
 fi
 cargo build --release -q
 KIRIN=$(pwd)/target/release/kirin
@@ -61,6 +64,9 @@ case $VARIANT in
     # which XBoard cannot know (it forfeits such a King move as moving into check).
     # No 50-move rule in Shogi.
     [ "$VARIANT" = sho ] && legality=false && extra=(-ruleMoves 0)
+    # Tamerlane's typed pawns, citadels, King swap and Pawn of Pawns are beyond XBoard:
+    # legality testing off, and kirin's own 100-move cutoff instead of XBoard's 50.
+    case $VARIANT in tamerlane*) legality=false; extra=(-ruleMoves 0) ;; esac
     ;;
 esac
 legality=${LEGALITY:-$legality}

@@ -482,7 +482,11 @@ pub fn describe(spec: &VariantSpec, fen: &str) -> Result<Description, String> {
                 missing.join(", ")
             ));
         }
-        commands.push(format!("piece {id}& {betza}"));
+        // Nothing expressible: XBoard keeps its own idea of the slot (legality testing
+        // must be off for such a game; kirin's highlights still show the real moves).
+        if !betza.is_empty() {
+            commands.push(format!("piece {id}& {betza}"));
+        }
     }
     Ok(Description {
         setup,
