@@ -685,7 +685,12 @@ fn tamerlane_special_moves_in_both_protocols() {
     const FORK: &str = "*P9r*/12*/*11*/*11*/*2n1n6*/*3N7*/*10k*/*11*/*5K6/*11* w SCsc - 0 1";
     const STUCK: &str = "*k10*/10R1*/*11*/*11*/*11*/*10p*/*10P*/*11*/*5K6/*1R9* b SCsc - 0 1";
     let cases = [
-        (EXCHANGE, "b8a9,a9e5", "b7a8,a8e4", "*11*/J6r4*/*11*/*11*/*11*/*3K1k5*"),
+        (
+            EXCHANGE,
+            "b8a9,a9e5",
+            "b7a8,a8e4",
+            "*11*/J6r4*/*11*/*11*/*11*/*3K1k5*",
+        ),
         (SWAP, "g2c2", "g1c1", "*1K3N6/*10R* b Csc"),
         (FORK, "b10e5", "b9e4", "*3P'7*/*10k*/*11*/*5K6/*11* b SCsc"),
     ];
@@ -716,7 +721,11 @@ fn tamerlane_special_moves_in_both_protocols() {
         e.send(&format!("usermove {cecp}"));
         e.send(&format!("ping {}", i + 2));
         let out = e.until(|l| l.starts_with("pong"));
-        assert!(!out.iter().any(|l| l.contains("llegal") || l.contains("Error")), "{cecp}: {out:?}");
+        assert!(
+            !out.iter()
+                .any(|l| l.contains("llegal") || l.contains("Error")),
+            "{cecp}: {out:?}"
+        );
     }
     // The engine plays the swap itself when it is the only move (Black stalemated but for
     // it), on the wire with ranks from 0.

@@ -361,7 +361,10 @@ impl Xboard {
         // exchange): it writes '-' where kirin writes 'SCsc', even for the start position
         // it was given. Without letters of its own, a CECP FEN leaves every right unused.
         let privileges = with_session!(&self.session, s => s.game.has_privileges());
-        if let Some(rights) = fields.get_mut(2).filter(|r| privileges && r.as_str() == "-") {
+        if let Some(rights) = fields
+            .get_mut(2)
+            .filter(|r| privileges && r.as_str() == "-")
+        {
             *rights = "SCsc".to_string();
         }
         fields.join(" ")
