@@ -666,6 +666,14 @@ fn cecp_game_ends_are_claimed() {
     e.send("ping 1");
     let out = e.until(|l| l == "pong 1");
     assert_eq!(out, ["1-0 {checkmate}", "pong 1"]);
+    // A move-rule draw is left to the GUI (counts differ between programs): no claim.
+    e.send("new");
+    e.send("setboard 7k/8/8/8/8/8/8/K5R1 w - - 99 80");
+    e.send("go");
+    e.until(|l| l.starts_with("move "));
+    e.send("ping 2");
+    let out = e.until(|l| l == "pong 2");
+    assert_eq!(out, ["pong 2"]);
     // Sho: stalemate loses.
     e.send("variant sho");
     e.send("setboard 8k/6S2/7G1/9/9/9/9/9/K8 b 0 1");
