@@ -5,7 +5,8 @@
 #
 #   scripts/cutechess-match.sh [GAMES] [TC]       (default 20 games, 10+0.1 seconds)
 #
-# Environment: VARIANTS (default "courier standard") limits the variants played; KIRIN
+# Environment: VARIANTS (default "courier standard") limits the variants played,
+# PROTOCOLS (default "uci xboard") the protocols kirin speaks; KIRIN
 # names a kirin binary to use instead of building target/release/kirin (so that a match
 # can run on a frozen copy while the tree is rebuilt).
 #
@@ -48,7 +49,7 @@ status=0
 for variant in $VARIANTS; do
   fens="$OUT/$variant.epd"
   echo "${START[$variant]}" >"$fens"
-  for proto in uci xboard; do
+  for proto in ${PROTOCOLS:-uci xboard}; do
     options=()
     [ "$proto" = xboard ] && options=("option.XBoard start positions=false")
     pgn="$OUT/$variant-$proto.pgn"

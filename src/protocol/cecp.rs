@@ -560,11 +560,13 @@ fn checked_fen(
     let ranks_on_wire = Ranks::for_height(h);
     for (k, f) in fields.enumerate() {
         out.push(' ');
-        // The fourth field is the en-passant square.
-        out += &if k == 2 {
-            ranks_on_wire.to_wire(f)
-        } else {
-            f.to_string()
+        out += &match k {
+            // Rights letters of a variant without castling (Tamerlane's once-per-game
+            // rights) would read as castling rights to XBoard.
+            1 if !spec.castling && f.chars().any(|c| c.is_ascii_alphabetic()) => "-".to_string(),
+            // The en-passant square.
+            2 => ranks_on_wire.to_wire(f),
+            _ => f.to_string(),
         };
     }
     Ok(out)
@@ -922,6 +924,14 @@ mod tests {
             d.pieces
         );
         assert!(d.pieces.contains(&"piece P!& fmWfcFifmnD".to_string()));
+        // Rights letters of a game without castling are not castling rights to XBoard.
+        let rights = fen.replace(" w - - ", " w SCsc - ");
+        assert!(
+            describe(&spec, &rights)
+                .unwrap()
+                .setup
+                .ends_with(" w - - 0 1")
+        );
         // An over-long rank with holes is refused.
         let long = fen.replacen("*11*", "*12*", 1);
         assert!(describe(&spec, &long).is_err());

@@ -681,6 +681,13 @@ impl Xboard {
         let Some((outcome, side)) = over else {
             return false;
         };
+        // Move-rule and repetition counts differ between programs (cutechess's Courier
+        // has a 70-move rule, kirin's definition 50): a GUI forfeits a claim it does not
+        // share, so these draws are left to the GUI and play goes on.
+        if outcome.verdict == Verdict::Draw && matches!(outcome.reason, "move rule" | "repetition")
+        {
+            return false;
+        }
         let result = match (outcome.verdict, side) {
             (Verdict::Draw, _) => "1/2-1/2",
             (Verdict::Loss, 1) | (Verdict::Win, 0) => "1-0",
