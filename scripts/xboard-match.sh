@@ -115,7 +115,7 @@ rm -f "$OUT/board.png.tmp"
 finished=$(grep -cE '^\[Result "(1-0|0-1|1\/2-1\/2)"' "$OUT/games.pgn" 2>/dev/null || true)
 bad=$(grep -ciE 'forfeit|illegal|false illegal|invalid move' "$OUT/games.pgn" || true)
 {
-  echo "variant $VARIANT: $finished of $GAMES games finished; first engine kirin, second $(basename "$SECOND")"
+  echo "variant $VARIANT: $finished of $GAMES games finished; first engine kirin, second $(basename "${SECOND%% *}")"
   grep -E '^\[(White|Black|Result) ' "$OUT/games.pgn" | paste - - -
   grep -oE '\{[^}]*\} (1-0|0-1|1/2-1/2)$' "$OUT/games.pgn" || true
   echo "forfeits or illegal moves: $bad"

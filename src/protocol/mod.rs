@@ -40,13 +40,8 @@ pub fn input() -> Input {
 }
 
 /// Started without a subcommand: waits for the first command and speaks UCI after `uci`
-/// and CECP after `xboard`, with the built-in variants only.
-pub fn run() {
-    run_with(&[]);
-}
-
-/// As `run`; `extra` are a user's variants (`--variants-file`), offered besides the
-/// built-in ones.
+/// and CECP after `xboard`. `extra` are a user's variants (`--variants-file`), offered
+/// besides the built-in ones.
 pub fn run_with(extra: &[VariantSpec]) {
     let input = input();
     while let Ok(line) = input.recv() {

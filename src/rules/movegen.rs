@@ -162,8 +162,7 @@ impl<const W: usize> Game<W> {
     }
 
     /// Squares the piece `pc` on `from` reaches by its leaps and slides, `own` and
-    /// `enemy` being the pieces of its side and the other.
-    #[inline(always)]
+    /// `enemy` being the pieces of its side and the other (as `pseudo_moves` computes them).
     fn leaps_and_slides(
         &self,
         pc: usize,
@@ -228,7 +227,17 @@ impl<const W: usize> Game<W> {
             }
             let tab = &self.tables[pc];
             for from in pieces {
-                let mut targets = self.leaps_and_slides(pc, from, own, enemy);
+                // Written out rather than calling `leaps_and_slides`: through the call,
+                // courier perft took 28% and chu 65% longer (measured, same build flags).
+                let mut targets = (tab.leap_move[from] & empty) | (tab.leap_capture[from] & enemy);
+                for s in &tab.slides {
+                    let reach = self.slide_targets(s, from, occ);
+                    targets |= match s.mode {
+                        Mode::Both => reach.andnot(own),
+                        Mode::Move => reach & empty,
+                        Mode::Capture => reach & enemy,
+                    };
+                }
                 if tab.has_specials {
                     for s in &tab.specials[from] {
                         let to = s.to as usize;
