@@ -358,14 +358,14 @@ impl Xboard {
             *ep = self.ranks.from_wire(ep);
         }
         // XBoard cannot carry once-per-game rights (Tamerlane's King swap and citadel
-        // exchange): it writes '-' where kirin writes 'SCsc', even for the start position
+        // exchange): it writes '-' for them, even for the start position
         // it was given. Without letters of its own, a CECP FEN leaves every right unused.
         let privileges = with_session!(&self.session, s => s.game.has_privileges());
         if let Some(rights) = fields
             .get_mut(2)
             .filter(|r| privileges && r.as_str() == "-")
         {
-            *rights = "SCsc".to_string();
+            *rights = crate::rules::fen::ALL_PRIVILEGES_FIELD.to_string();
         }
         fields.join(" ")
     }

@@ -276,6 +276,9 @@ fn parse_board<const W: usize>(
 /// Every once-per-game right of both sides.
 const ALL_PRIVILEGES: u8 = 0b1111;
 
+/// The rights field with every once-per-game right unused (see `parse_privileges`).
+pub const ALL_PRIVILEGES_FIELD: &str = "SCsc";
+
 /// The once-per-game rights of games with a royal swap or citadels, written where other
 /// games write castling rights: `S` the royal swap, `C` the citadel exchange, upper case
 /// for White (`SCsc` at the start, `-` for none).

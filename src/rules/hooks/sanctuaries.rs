@@ -159,9 +159,17 @@ impl<const W: usize> Game<W> {
     fn cannot_escape(&self, pos: &mut Position<W>, m: Move, victim: usize) -> bool {
         let us = pos.side;
         let u = pos.make(self, m);
-        let pc = pos.board[victim] as usize - 1;
-        let reach = self.piece_reach(pos, pc, victim).andnot(self.citadels);
-        let trapped = reach.iter().all(|to| {
+        // The victim's side is to move now: its pseudo-legal moves from `victim`.
+        let mut list = MoveList::new();
+        self.pseudo_moves(pos, &mut list);
+        let mut reach = Bitboard::EMPTY;
+        for n in list
+            .iter()
+            .filter(|n| n.from() == victim && n.to() != victim)
+        {
+            reach.set(n.to());
+        }
+        let trapped = reach.andnot(self.citadels).iter().all(|to| {
             let step = Move::new(victim, to, MoveKind::Normal);
             let v = pos.make(self, step);
             let hit = self.attacked(pos, to, us);
