@@ -21,6 +21,11 @@ pub struct Limits {
     /// While this flag is set the clock is ignored (pondering); clearing it (a ponder
     /// hit) lets the time bounds, counted from the start of the search, apply.
     pub pondering: Option<Arc<AtomicBool>>,
+    /// Search only these root moves (UCI's `searchmoves`); empty: all of them.
+    pub searchmoves: Vec<crate::core::Move>,
+    /// Stop once a mate in at most this many moves is found (UCI's `go mate N`); the
+    /// search then goes no deeper than such a mate needs, with a margin for extensions.
+    pub mate: Option<u32>,
 }
 
 impl Limits {

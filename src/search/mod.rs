@@ -204,15 +204,22 @@ impl<'a, const W: usize> Worker<'a, W> {
         };
         let mut root = MoveList::new();
         self.game.game_moves(&mut self.pos, &mut root);
+        if !self.limits.searchmoves.is_empty() {
+            root.retain(|m| self.limits.searchmoves.contains(m));
+        }
         if root.is_empty() {
             return result;
         }
         result.best = Some(root[0]);
-        let max_depth = self
+        let mut max_depth = self
             .limits
             .depth
             .unwrap_or(MAX_PLY as i32 - 10)
             .min(MAX_PLY as i32 - 10);
+        if let Some(n) = self.limits.mate {
+            // A mate in n moves is 2n - 1 plies; the margin covers reductions.
+            max_depth = max_depth.min((2 * n.min(50) as i32 - 1).max(1) + 4);
+        }
         let mut score = 0;
         let mut stable = 0;
         let first = 1;
@@ -245,7 +252,14 @@ impl<'a, const W: usize> Worker<'a, W> {
                     beta = INF;
                 }
             };
-            if self.stopped && depth > first {
+            if self.stopped {
+                // An interrupted iteration is never reported; at the first depth its best
+                // move so far still beats the first move generated.
+                if depth == first
+                    && let Some(m) = self.pv[0][0]
+                {
+                    result.best = Some(m);
+                }
                 break;
             }
             if let Some(m) = self.pv[0][0] {
@@ -275,7 +289,12 @@ impl<'a, const W: usize> Worker<'a, W> {
                 } else {
                     1.0
                 };
+                let mate_found = self
+                    .limits
+                    .mate
+                    .is_some_and(|n| s >= MATE_BOUND && (MATE - s + 1) / 2 <= n as i32);
                 if (self.clock.soft_passed(factor) && !self.limits.is_pondering())
+                    || mate_found
                     || (!self.limits.infinite
                         && s.abs() >= MATE_BOUND
                         && depth >= 2 * (MATE - s.abs()) + 4)
@@ -326,6 +345,13 @@ impl<'a, const W: usize> Worker<'a, W> {
             report(&self.info(k, depth, s));
             excluded.push(m);
         }
+    }
+
+    /// True for a root move this search leaves out: a better line's move in a multi-PV
+    /// search, or one not among `searchmoves`.
+    fn left_out(&self, m: Move) -> bool {
+        self.excluded.contains(&m)
+            || (!self.limits.searchmoves.is_empty() && !self.limits.searchmoves.contains(&m))
     }
 
     /// Helper threads skip some depths so that threads spread over different depths
@@ -624,7 +650,7 @@ impl<'a, const W: usize> Worker<'a, W> {
             list.swap(i, j);
             keys.swap(i, j);
             let m = list[i];
-            if ply == 0 && self.excluded.contains(&m) {
+            if ply == 0 && self.left_out(m) {
                 continue;
             }
             let quiet = !self.is_capture(m) && m.promotes_to().is_none();
@@ -689,7 +715,7 @@ impl<'a, const W: usize> Worker<'a, W> {
         } else {
             Bound::Upper
         };
-        if ply > 0 || self.excluded.is_empty() {
+        if ply > 0 || (self.excluded.is_empty() && self.limits.searchmoves.is_empty()) {
             self.shared
                 .tt
                 .store(key, best_move, to_tt(best, ply), depth, bound);

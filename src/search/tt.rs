@@ -38,16 +38,47 @@ pub struct Table {
 }
 
 const ENTRY_BYTES: usize = 16;
+/// The largest table the protocols offer, in mebibytes.
+pub const MAX_MB: usize = 65536;
+
+/// Memory the system has available, in mebibytes (Linux's `MemAvailable`), if it says.
+fn available_mb() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
 
 impl Table {
-    /// A table of `mb` mebibytes (at least one entry).
+    /// A table of up to `mb` mebibytes (at least one entry). When that much memory cannot
+    /// be had (more than the machine has available, or the allocation fails), the size is
+    /// halved until it can: a GUI's large `Hash` must never abort the engine. `mb()` tells
+    /// the size obtained.
     pub fn new(mb: usize) -> Table {
-        let n = (mb.max(1) * 1024 * 1024 / ENTRY_BYTES).max(1);
-        let mut entries = Vec::with_capacity(n);
-        entries.resize_with(n, Entry::default);
-        Table {
-            entries,
-            age: AtomicU64::new(0),
+        let wanted = mb.clamp(1, MAX_MB);
+        let mut mb = match available_mb() {
+            // Leave the rest of the machine (and the search's own memory) alone.
+            Some(free) => wanted.min((free / 2).max(1)),
+            None => wanted,
+        };
+        loop {
+            let n = (mb * 1024 * 1024 / ENTRY_BYTES).max(1);
+            let mut entries: Vec<Entry> = Vec::new();
+            if entries.try_reserve_exact(n).is_ok() {
+                entries.resize_with(n, Entry::default);
+                return Table {
+                    entries,
+                    age: AtomicU64::new(0),
+                };
+            }
+            mb /= 2;
+            if mb == 0 {
+                // Not even one mebibyte: a single entry still lets the search run.
+                return Table {
+                    entries: vec![Entry::default()],
+                    age: AtomicU64::new(0),
+                };
+            }
         }
     }
 
