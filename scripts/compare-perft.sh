@@ -4,7 +4,7 @@
 # so a ratio above 1 means kirin is faster).
 #
 #   scripts/compare-perft.sh            start positions of chess, courier (both starts) and
-#                                       courier-modern at depth 5
+#                                       modern-courier at depth 5
 #   scripts/compare-perft.sh --suites   also every suite line whose deepest count is at most
 #                                       $MAX_NODES (default 20000000), at that depth
 #
@@ -29,11 +29,11 @@ fi
 cargo build --release -q
 KIRIN=target/release/kirin
 
-# Savard's modern Courier for Fairy-Stockfish, the same rules as kirin's `courier-modern`.
+# Savard's modern Courier for Fairy-Stockfish, the same rules as kirin's `modern-courier`.
 INI=$(mktemp --suffix=.ini)
 trap 'rm -f "$INI"' EXIT
 cat > "$INI" <<'INI'
-[courier-modern:courier]
+[modern-courier:courier]
 startFen = rnebwfkmbenr/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/RNEBWFKMBENR w - - 0 1
 doubleStep = true
 doubleStepRegionWhite = *2
@@ -81,11 +81,11 @@ add() { rows+=("$1|$2|$3|$4"); } # kirin-variant | fsf-variant | fen | depth
 add chess chess "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" 5
 add courier courier "rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR w - - 0 1" 5
 add courier courier "rnebmkfwbenr/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/RNEBMKFWBENR w - - 0 1" 5
-add courier-modern courier-modern "rnebwfkmbenr/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/RNEBWFKMBENR w - - 0 1" 5
+add modern-courier modern-courier "rnebwfkmbenr/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/RNEBWFKMBENR w - - 0 1" 5
 [ -n "${FSF_SHO:-}" ] && add sho shoshogi "lnsgkgsnl/1r2e2b1/ppppppppp/9/9/9/PPPPPPPPP/1B2E2R1/LNSGKGSNL w 0 1" 5
 
 if [ $SUITES = 1 ]; then
-  for suite in chess courier courier-modern sho; do
+  for suite in chess courier modern-courier sho; do
     fsfv=$suite; [ $suite = sho ] && fsfv=shoshogi
     [ $suite = sho ] && [ -z "${FSF_SHO:-}" ] && continue
     while IFS= read -r line; do

@@ -1,4 +1,5 @@
-//! The command line: `kirin perft` and `kirin variants`.
+//! The command line: `kirin perft`, `analyse`, `bench`, `selfplay`, `values` and
+//! `variants`; without a command, the UCI and XBoard protocols on standard input.
 
 use crate::rules::{Game, Position};
 use crate::variants::{self, AnyGame};
@@ -18,11 +19,21 @@ macro_rules! say {
 }
 use std::time::Instant;
 
+/// The game every command plays unless told otherwise (the README's).
+pub const DEFAULT_VARIANT: &str = "chu";
+/// The most search threads any command or protocol accepts.
+pub const MAX_THREADS: usize = 256;
+
 #[derive(Parser)]
 #[command(
     name = "kirin",
     version,
-    about = "A chess engine for large and historical chess variants"
+    about = "A chess engine for large and historical chess variants",
+    long_about = "A chess engine for large and historical chess variants.\n\n\
+        Run without a command, kirin is an engine for a GUI or match runner: it reads \
+        standard input and speaks UCI after 'uci' or XBoard/CECP after 'xboard' \
+        (docs/protocols.md). The commands below are for people at a terminal; every one \
+        plays chu unless given --variant ('kirin variants' lists the games)."
 )]
 struct Cli {
     /// A TOML file of extra variant definitions (format: docs/variants.md); its variants
@@ -46,26 +57,28 @@ enum Command {
     /// Searches a fixed set of positions to fixed depths on one thread; prints the node
     /// total (a signature of the search) and the speed.
     Bench {
-        /// Added to every position's depth.
-        #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+        /// Added to every position's depth (-20 to 20; a depth never goes below 1).
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true,
+              value_parser = clap::value_parser!(i32).range(-20..=20))]
         depth_offset: i32,
-        /// Search threads (with more than one the node count is not deterministic; use
-        /// it to measure time to depth).
-        #[arg(long, default_value_t = 1)]
+        /// Search threads, 1 to 256 (with more than one the node count is not
+        /// deterministic; use it to measure time to depth).
+        #[arg(long, default_value_t = 1, value_parser = threads)]
         threads: usize,
     },
     /// Plays the engine against itself and prints how each game ended.
     Selfplay(SelfplayArgs),
     /// Prints the piece values kirin derives for a variant.
     Values {
-        #[arg(long, default_value = "chu")]
+        #[arg(long, default_value = DEFAULT_VARIANT)]
         variant: String,
     },
 }
 
 #[derive(clap::Args)]
 struct AnalyseArgs {
-    #[arg(long, default_value = "chu")]
+    /// Variant name (see `kirin variants`; any case).
+    #[arg(long, default_value = DEFAULT_VARIANT)]
     variant: String,
     #[arg(long)]
     fen: Option<String>,
@@ -82,10 +95,12 @@ struct AnalyseArgs {
     /// Search this many nodes.
     #[arg(long)]
     nodes: Option<u64>,
-    #[arg(long, default_value_t = 1)]
+    /// Search threads, 1 to 256.
+    #[arg(long, default_value_t = 1, value_parser = threads)]
     threads: usize,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64)]
+    /// Transposition table size in MiB, 1 to 65536 (the UCI `Hash` default); a size the
+    /// machine cannot give is halved until it can.
+    #[arg(long, default_value_t = crate::search::tt::DEFAULT_MB, value_parser = hash_mb)]
     hash: usize,
     #[arg(long = "rule", value_name = "KEY=VALUE")]
     rules: Vec<String>,
@@ -93,7 +108,8 @@ struct AnalyseArgs {
 
 #[derive(clap::Args)]
 struct SelfplayArgs {
-    #[arg(long, default_value = "courier")]
+    /// Variant name (see `kirin variants`; any case).
+    #[arg(long, default_value = DEFAULT_VARIANT)]
     variant: String,
     #[arg(long)]
     start: Option<String>,
@@ -120,8 +136,8 @@ struct SelfplayArgs {
 
 #[derive(clap::Args)]
 struct PerftArgs {
-    /// Variant name (see `kirin variants`).
-    #[arg(long, default_value = "chess")]
+    /// Variant name (see `kirin variants`; any case).
+    #[arg(long, default_value = DEFAULT_VARIANT)]
     variant: String,
     /// Position to start from (default: the variant's start position).
     #[arg(long)]
@@ -138,8 +154,8 @@ struct PerftArgs {
     /// Print the count under each root move.
     #[arg(long)]
     divide: bool,
-    /// Threads to split the root moves over.
-    #[arg(long, default_value_t = 1)]
+    /// Threads to split the root moves over, 1 to 256.
+    #[arg(long, default_value_t = 1, value_parser = threads)]
     threads: usize,
     /// Make and unmake every leaf instead of counting the last ply in bulk.
     #[arg(long)]
@@ -148,6 +164,23 @@ struct PerftArgs {
     /// `--rule promotion=to-zone` (keys: docs/variants.md). May be repeated.
     #[arg(long = "rule", value_name = "KEY=VALUE")]
     rules: Vec<String>,
+}
+
+/// `--threads`: a number from 1 to `MAX_THREADS`.
+fn threads(text: &str) -> Result<usize, String> {
+    bounded(text, 1, MAX_THREADS)
+}
+
+/// `--hash`: mebibytes from 1 to the protocols' maximum.
+fn hash_mb(text: &str) -> Result<usize, String> {
+    bounded(text, 1, crate::search::tt::MAX_MB)
+}
+
+fn bounded(text: &str, min: usize, max: usize) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(format!("'{text}' is not a number from {min} to {max}")),
+    }
 }
 
 /// Runs the command line and returns the process exit code.
@@ -176,7 +209,7 @@ pub fn main() -> ExitCode {
         Command::Bench {
             depth_offset,
             threads,
-        } => crate::cli_search::bench(depth_offset, threads.max(1)),
+        } => crate::cli_search::bench(depth_offset, threads),
         Command::Selfplay(args) => selfplay(&catalog, &args),
         Command::Values { variant } => values(&catalog, &variant),
         Command::Variants => {
@@ -280,7 +313,7 @@ fn analyse(catalog: &Catalog, args: &AnalyseArgs) -> Result<(), String> {
     }
     with_game!(&any, g => {
         let pos = setup(g, args.fen.as_deref(), args.start.as_deref(), args.moves.as_deref())?;
-        crate::cli_search::analyse(g, &pos, &limits, args.threads.max(1), args.hash.clamp(1, 65536));
+        crate::cli_search::analyse(g, &pos, &limits, args.threads, args.hash);
         Ok(())
     })
 }
@@ -350,7 +383,7 @@ fn run_perft<const W: usize>(game: &Game<W>, args: &PerftArgs) -> Result<(), Str
         args.start.as_deref(),
         args.moves.as_deref(),
     )?;
-    let threads = args.threads.max(1);
+    let threads = args.threads;
     let start = Instant::now();
     let nodes = if args.divide || threads > 1 {
         let counts = game.divide(&pos, args.depth, !args.full, threads);

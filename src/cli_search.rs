@@ -12,6 +12,14 @@ use rand::{Rng, SeedableRng};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+/// Prints a line; a closed pipe (`kirin analyse | head -1`) ends the process quietly
+/// instead of panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        crate::protocol::say(&format!($($arg)*))
+    };
+}
+
 /// The board as text, rank numbers on the left, files below; holes blank.
 pub fn board_text<const W: usize>(game: &Game<W>, pos: &Position<W>) -> String {
     let g = &game.geo;
@@ -105,7 +113,45 @@ pub fn pv_text<const W: usize>(game: &Game<W>, pos: &Position<W>, pv: &[Move]) -
     parts.join(" ")
 }
 
-/// `kirin analyse`: the board, then one line per completed iteration.
+/// The pieces on the board as a legend: each letter with its piece's name (upper case
+/// White, lower case Black), so that `R'` or `+o` in a board or line can be read.
+pub fn legend<const W: usize>(game: &Game<W>, pos: &Position<W>) -> String {
+    let mut types: Vec<usize> = Vec::new();
+    for &code in pos.board.iter().take(game.squares) {
+        let t = (code as usize).wrapping_sub(1) / 2;
+        if code != 0 && !types.contains(&t) {
+            types.push(t);
+        }
+    }
+    types.sort_by_key(|&t| {
+        game.spec.pieces[t]
+            .letter
+            .trim_start_matches('+')
+            .to_string()
+    });
+    let entries: Vec<String> = types
+        .iter()
+        .map(|&t| {
+            let p = &game.spec.pieces[t];
+            format!("{} {}", p.letter.to_ascii_uppercase(), p.name)
+        })
+        .collect();
+    let mut out = String::from("pieces (White upper case, Black lower case):");
+    let mut width = out.len();
+    for e in entries {
+        if width + e.len() + 2 > 90 {
+            out += "\n ";
+            width = 1;
+        }
+        out += "  ";
+        out += &e;
+        width += e.len() + 2;
+    }
+    out
+}
+
+/// `kirin analyse`: the board and its legend, then one line per completed iteration,
+/// with a progress line about once a second while an iteration runs.
 pub fn analyse<const W: usize>(
     game: &Game<W>,
     pos: &Position<W>,
@@ -113,17 +159,32 @@ pub fn analyse<const W: usize>(
     threads: usize,
     hash_mb: usize,
 ) {
-    println!("{}", board_text(game, pos));
+    say!("{}", board_text(game, pos));
+    say!("{}\n", legend(game, pos));
+    if let Some(end) = game.outcome(&mut pos.clone()) {
+        say!("{}", game_over_text(pos, end));
+        return;
+    }
     let eval = Eval::new(game);
     let tt = Table::new(hash_mb);
+    if tt.mb() < hash_mb {
+        say!(
+            "hash: {} MiB of the {hash_mb} MiB asked (the machine has no more to give)",
+            tt.mb()
+        );
+    }
     let stop = AtomicBool::new(false);
-    println!(
+    say!(
         "{:>5} {:>10} {:>12} {:>10} {:>8}  pv",
-        "depth", "score", "nodes", "nps", "time"
+        "depth",
+        "score",
+        "nodes",
+        "nps",
+        "time"
     );
     let mut report = |i: &Info| {
         let secs = i.time.as_secs_f64();
-        println!(
+        say!(
             "{:>2}/{:<2} {:>10} {:>12} {:>10.0} {:>8.2}  {}",
             i.depth,
             i.seldepth,
@@ -134,7 +195,20 @@ pub fn analyse<const W: usize>(
             pv_text(game, pos, &i.pv)
         );
     };
-    let r = search::search(
+    let mut progress = |p: &search::Progress| {
+        let secs = p.time.as_secs_f64();
+        say!(
+            "{:>2}    {:>10} {:>12} {:>10.0} {:>8.2}  searching move {}: {}",
+            p.depth,
+            "...",
+            p.nodes,
+            p.nodes as f64 / secs.max(1e-6),
+            secs,
+            p.number,
+            readable(game, pos, p.currmove)
+        );
+    };
+    let r = search::search_with_progress(
         &search::Context {
             game,
             eval: &eval,
@@ -145,17 +219,33 @@ pub fn analyse<const W: usize>(
         limits,
         threads,
         &mut report,
+        &mut progress,
     );
     match r.best {
-        Some(m) => println!(
+        Some(m) => say!(
             "best move {} ({}), {} nodes in {:.2} s",
             game.move_text(m),
             readable(game, pos, m),
             r.nodes,
             r.time.as_secs_f64()
         ),
-        None => println!("no legal move"),
+        None => say!("no legal move"),
     }
+}
+
+/// A finished game in words: how it ended and who won, e.g. "checkmate: White wins".
+pub fn game_over_text<const W: usize>(
+    pos: &Position<W>,
+    end: crate::rules::outcome::Outcome,
+) -> String {
+    let mover = if pos.side == 0 { "White" } else { "Black" };
+    let other = if pos.side == 0 { "Black" } else { "White" };
+    let result = match end.verdict {
+        Verdict::Draw => "a draw".to_string(),
+        Verdict::Loss => format!("{other} wins"),
+        Verdict::Win => format!("{mover} wins"),
+    };
+    format!("game over, {} ({mover} to move): {result}", end.reason)
 }
 
 /// One bench position: variant, FEN and depth.
@@ -188,7 +278,7 @@ pub const BENCH: &[BenchPosition] = &[
         depth: 8,
     },
     BenchPosition {
-        variant: "courier-modern",
+        variant: "modern-courier",
         fen: "rnebwfkmbenr/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/RNEBWFKMBENR w - - 0 1",
         depth: 9,
     },
@@ -223,7 +313,7 @@ pub fn bench(depth_offset: i32, threads: usize) -> Result<(), String> {
     for b in BENCH {
         let any = crate::variants::AnyGame::builtin(b.variant).map_err(|e| e.to_string())?;
         let nodes = crate::with_game!(&any, g => bench_one(g, b.fen, (b.depth + depth_offset).max(1), threads)?);
-        println!(
+        say!(
             "{:16} depth {:2} nodes {:>10}  {}",
             b.variant,
             (b.depth + depth_offset).max(1),
@@ -233,9 +323,9 @@ pub fn bench(depth_offset: i32, threads: usize) -> Result<(), String> {
         total += nodes;
     }
     let secs = start.elapsed().as_secs_f64();
-    println!("Time: {secs:.3} s");
-    println!("Nodes searched: {total}");
-    println!("Nodes/second: {:.0}", total as f64 / secs.max(1e-9));
+    say!("Time: {secs:.3} s");
+    say!("Nodes searched: {total}");
+    say!("Nodes/second: {:.0}", total as f64 / secs.max(1e-9));
     Ok(())
 }
 

@@ -834,7 +834,7 @@ mod tests {
         assert!(
             table
                 .iter()
-                .any(|(c, k)| c == "modern-courier" && k == "courier-modern")
+                .any(|(c, k)| c == "modern-courier" && k == "modern-courier")
         );
         assert_eq!(table.len(), names.len());
     }

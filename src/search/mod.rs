@@ -46,6 +46,21 @@ pub struct Info {
     pub pv: Vec<Move>,
 }
 
+/// Where a long iteration stands, reported about once a second between completed
+/// iterations so that a user (or GUI) sees the search is alive.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    pub depth: i32,
+    /// The root move being searched and its number in the search order (from 1).
+    pub currmove: Move,
+    pub number: usize,
+    pub nodes: u64,
+    pub time: Duration,
+}
+
+/// How often `Progress` is reported.
+const PROGRESS_EVERY: Duration = Duration::from_secs(1);
+
 /// The outcome of a search.
 #[derive(Clone, Debug)]
 pub struct SearchResult {
@@ -93,6 +108,18 @@ pub fn search<const W: usize>(
     threads: usize,
     report: &mut dyn FnMut(&Info),
 ) -> SearchResult {
+    search_with_progress(ctx, pos, limits, threads, report, &mut |_| {})
+}
+
+/// `search`, also calling `progress` about once a second while an iteration runs.
+pub fn search_with_progress<const W: usize>(
+    ctx: &Context<W>,
+    pos: &Position<W>,
+    limits: &Limits,
+    threads: usize,
+    report: &mut dyn FnMut(&Info),
+    progress: &mut dyn FnMut(&Progress),
+) -> SearchResult {
     let Context {
         game,
         eval,
@@ -119,6 +146,7 @@ pub fn search<const W: usize>(
             })
             .collect();
         let mut w = Worker::new(game, eval, &shared, clock, limits, pos.clone(), 0);
+        w.progress = Some(progress);
         let main = w.iterate(report);
         stop.store(true, Relaxed);
         let helpers: Vec<_> = handles.into_iter().filter_map(|h| h.join().ok()).collect();
@@ -157,6 +185,11 @@ struct Worker<'a, const W: usize> {
     pv_len: [usize; MAX_PLY],
     /// Root moves left out (the better lines of a multi-PV search).
     excluded: Vec<Move>,
+    /// The main thread's progress reporter, the depth and root move being searched
+    /// (with its number), and when progress was last reported.
+    progress: Option<&'a mut dyn FnMut(&Progress)>,
+    current: (i32, Option<Move>, usize),
+    last_progress: Duration,
 }
 
 impl<'a, const W: usize> Worker<'a, W> {
@@ -189,6 +222,9 @@ impl<'a, const W: usize> Worker<'a, W> {
             pv: vec![[None; MAX_PLY]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY],
             excluded: Vec::new(),
+            progress: None,
+            current: (0, None, 0),
+            last_progress: Duration::ZERO,
         }
     }
 
@@ -387,12 +423,35 @@ impl<'a, const W: usize> Worker<'a, W> {
                 if over_nodes || (self.clock.hard_passed() && !self.limits.is_pondering()) {
                     self.shared.stop.store(true, Relaxed);
                 }
+                self.report_progress();
             }
             if self.shared.stop.load(Relaxed) {
                 self.stopped = true;
             }
         }
         self.stopped
+    }
+
+    /// Calls the progress reporter if a second has passed since it last was (or since
+    /// the search started).
+    fn report_progress(&mut self) {
+        let now = self.clock.elapsed();
+        if now < self.last_progress + PROGRESS_EVERY {
+            return;
+        }
+        let (depth, Some(currmove), number) = self.current else {
+            return;
+        };
+        if let Some(progress) = self.progress.as_mut() {
+            self.last_progress = now;
+            progress(&Progress {
+                depth,
+                currmove,
+                number,
+                nodes: self.shared.nodes.load(Relaxed),
+                time: now,
+            });
+        }
     }
 
     /// The score of a position without legal moves for the side to move.
@@ -661,6 +720,9 @@ impl<'a, const W: usize> Worker<'a, W> {
                 continue;
             }
             legal += 1;
+            if ply == 0 {
+                self.current = (depth, Some(m), legal);
+            }
             self.stack[ply] = Some((m, moved.max(1)));
             let new_depth = depth - 1;
             let mut score;
@@ -736,6 +798,21 @@ impl<'a, const W: usize> Worker<'a, W> {
         if ply >= MAX_PLY - 2 {
             return self.eval.evaluate(g, &self.pos);
         }
+        // Transpositions: many captures in any order reach the same positions, which
+        // without the table made quiescence exponential where both sides can take a lot
+        // (a Sho position with a dozen promoting captures took 13M nodes at depth 1).
+        let key = self.pos.key;
+        let hit = self.shared.tt.probe(key);
+        if let Some(h) = hit {
+            let s = from_tt(h.score, ply);
+            match h.bound {
+                Bound::Exact => return s,
+                Bound::Lower if s >= beta => return s,
+                Bound::Upper if s <= alpha => return s,
+                _ => {}
+            }
+        }
+        let original_alpha = alpha;
         let in_check = g.uses_check() && g.in_check(&self.pos);
         let mut best = -INF;
         if !in_check {
@@ -756,10 +833,17 @@ impl<'a, const W: usize> Worker<'a, W> {
                 self.is_capture(*m) || (m.promotes_to().is_some() && m.kind() != MoveKind::Redeploy)
             });
         }
+        let tt_move = hit.and_then(|h| h.mv);
         let mut keys: Vec<i32> = list
             .iter()
-            .map(|&m| self.gain(m) * 8 - self.eval.value_of(self.pos.board[m.from()]) / 8)
+            .map(|&m| {
+                if Some(m) == tt_move {
+                    return i32::MAX;
+                }
+                self.gain(m) * 8 - self.eval.value_of(self.pos.board[m.from()]) / 8
+            })
             .collect();
+        let mut best_move = None;
         for i in 0..list.len() {
             let j = (i..list.len())
                 .max_by_key(|&j| keys[j])
@@ -780,12 +864,25 @@ impl<'a, const W: usize> Worker<'a, W> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(m);
                     self.update_pv(ply, m);
                     if score >= beta {
                         break;
                     }
                 }
             }
+        }
+        if best > -INF {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if alpha > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.shared
+                .tt
+                .store(key, best_move, to_tt(best, ply), 0, bound);
         }
         best
     }

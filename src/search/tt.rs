@@ -38,6 +38,8 @@ pub struct Table {
 }
 
 const ENTRY_BYTES: usize = 16;
+/// The table size every front end starts with, in mebibytes (UCI's `Hash` default).
+pub const DEFAULT_MB: usize = 16;
 /// The largest table the protocols offer, in mebibytes.
 pub const MAX_MB: usize = 65536;
 
@@ -139,6 +141,11 @@ impl Table {
         let old_depth = (old >> 48 & 0xff) as i32 - 1;
         let old_age = old >> 58;
         if old != 0 && old_key == key && old_age == age && depth + 2 < old_depth {
+            return;
+        }
+        // Quiescence results (depth 0) are many and cheap to redo: they never evict a
+        // deeper entry of the current search.
+        if depth <= 0 && old != 0 && old_age == age && old_depth > 0 {
             return;
         }
         let mv = mv.or_else(|| {

@@ -72,22 +72,38 @@ pub fn with_rules(name: &str, rules: &[String], user_text: &str) -> Result<Varia
 }
 
 /// Finds a variant by name among `extra` (a user's definitions) and the built-in ones.
+/// Names are matched without regard to case (`Chu` is `chu`), and an old name still finds
+/// its variant.
 pub fn find_in<'a>(extra: &'a [VariantSpec], name: &str) -> Result<&'a VariantSpec, SpecError> {
-    match extra.iter().find(|v| v.name == name) {
+    match extra.iter().find(|v| v.name.eq_ignore_ascii_case(name)) {
         Some(v) => Ok(v),
         None => find(name),
     }
 }
 
-/// Finds a built-in variant by name.
+/// Earlier names of built-in variants, as (old name, name).
+const OLD_NAMES: &[(&str, &str)] = &[
+    // Renamed so that the CLI, UCI and CECP share one name: XBoard reads any name that
+    // starts with "courier" and a non-letter as its own Courier.
+    ("courier-modern", "modern-courier"),
+];
+
+/// Finds a built-in variant by name (any case, or an old name).
 pub fn find(name: &str) -> Result<&'static VariantSpec, SpecError> {
-    builtin().iter().find(|v| v.name == name).ok_or_else(|| {
-        let names: Vec<&str> = builtin().iter().map(|v| v.name.as_str()).collect();
-        SpecError(format!(
-            "unknown variant '{name}' (known: {})",
-            names.join(", ")
-        ))
-    })
+    let name = OLD_NAMES
+        .iter()
+        .find(|(old, _)| old.eq_ignore_ascii_case(name))
+        .map_or(name, |(_, new)| *new);
+    builtin()
+        .iter()
+        .find(|v| v.name.eq_ignore_ascii_case(name))
+        .ok_or_else(|| {
+            let names: Vec<&str> = builtin().iter().map(|v| v.name.as_str()).collect();
+            SpecError(format!(
+                "unknown variant '{name}' (known: {})",
+                names.join(", ")
+            ))
+        })
 }
 
 /// A compiled game of any board size. Code that works on every game is written once,
@@ -143,5 +159,7 @@ mod tests {
             AnyGame::new(spec).unwrap_or_else(|e| panic!("{}: {e}", spec.name));
         }
         assert!(find("nonesuch").unwrap_err().0.contains("chess"));
+        assert_eq!(find("Chu").unwrap().name, "chu");
+        assert_eq!(find("courier-modern").unwrap().name, "modern-courier");
     }
 }
