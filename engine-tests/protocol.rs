@@ -1,5 +1,5 @@
 //! Scripted UCI and CECP sessions against the built binary, including the exact traffic
-//! of `../shared/cecp-traffic-samples.txt` (a HaChu Lion double move as two `move` lines,
+//! of recorded CECP traffic (a HaChu Lion double move as two `move` lines,
 //! XBoard sending it back as one `usermove` with a comma).
 
 use kirin::protocol::cecp::Ranks;

@@ -1,4 +1,4 @@
-//! Tamerlane's special rules (RULES.md section 4), each in a small position built for it
+//! Tamerlane's special rules (docs/rules/tamerlane.md), each in a small position built for it
 //! and played through with the move texts the protocols accept: the citadels (draw,
 //! exchange, sanctuary, the Adventitious King in its own citadel), the King swap, the
 //! three stages of the Pawn of Pawns (and the two-stage option), every pawn's promotion,

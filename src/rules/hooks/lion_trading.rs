@@ -1,4 +1,4 @@
-//! Chu Shogi's Lion-trading rules (RULES.md section 2), as HaChu applies them:
+//! Chu Shogi's Lion-trading rules (docs/rules/chu.md), as HaChu applies them:
 //! 1. a Lion may always take an adjacent Lion;
 //! 2. a Lion may take a non-adjacent Lion only if that Lion is unprotected after the move
 //!    (so protection through the Lion's vacated square counts, and a piece taken on the way

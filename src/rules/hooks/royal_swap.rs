@@ -1,4 +1,4 @@
-//! Tamerlane's King swap (RULES.md section 4): once per game, a royal marked `swaps` that
+//! Tamerlane's King swap (docs/rules/tamerlane.md): once per game, a royal marked `swaps` that
 //! is attacked, or whose side has no other legal move, may exchange places with any
 //! friendly piece, provided the result is legal. Written as the royal's move onto the
 //! friendly piece (`f2c5`).

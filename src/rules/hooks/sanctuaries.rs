@@ -1,4 +1,4 @@
-//! Tamerlane's sanctuaries (RULES.md section 4), described by data: the definition's
+//! Tamerlane's sanctuaries (docs/rules/tamerlane.md), described by data: the definition's
 //! `citadels` and the pieces' `rests_on_last_rank`, `redeploy` and `enters_own_citadel`.
 //!
 //! - Whatever stands in a citadel, and a resting piece on its last rank, cannot be
@@ -155,7 +155,7 @@ impl<const W: usize> Game<W> {
 
     /// After the redeployment `m`, the enemy man on `victim` has no move to a square the
     /// redeploying side does not attack. (An approximation of "a man that cannot escape",
-    /// RULES.md section 4: interpositions and counter-threats are not considered.)
+    /// docs/rules/tamerlane.md: interpositions and counter-threats are not considered.)
     fn cannot_escape(&self, pos: &mut Position<W>, m: Move, victim: usize) -> bool {
         let us = pos.side;
         let u = pos.make(self, m);
