@@ -190,3 +190,182 @@ fn rules_can_be_replaced_from_the_command_line() {
         );
     }
 }
+
+/// Runs kirin, reads the first line of its output and closes the pipe, as `| head -1`
+/// does; returns the line, the exit code and standard error.
+fn first_line_then_close(args: &[&str]) -> (String, i32, String) {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kirin"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kirin runs");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (line, status.code().unwrap_or(-1), err)
+}
+
+#[test]
+fn a_closed_pipe_ends_output_quietly() {
+    for args in [
+        vec!["analyse", "--variant", "chess", "--depth", "30"],
+        vec!["bench"],
+    ] {
+        let (line, code, err) = first_line_then_close(&args);
+        assert!(!line.is_empty(), "{args:?}");
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn thread_hash_and_depth_bounds_are_checked() {
+    for args in [
+        vec!["analyse", "--threads", "40000", "--depth", "1"],
+        vec!["analyse", "--threads", "0", "--depth", "1"],
+        vec!["perft", "--threads", "20000", "--depth", "1"],
+        vec!["bench", "--threads", "0"],
+        vec!["analyse", "--hash", "0", "--depth", "1"],
+        vec!["analyse", "--hash", "65537", "--depth", "1"],
+        vec!["bench", "--depth-offset", "2147483647"],
+        vec!["bench", "--depth-offset", "-2147483648"],
+    ] {
+        let (code, out, err) = kirin(&args);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(err.contains("--"), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn the_largest_hash_never_aborts() {
+    // More than most machines can give: the table shrinks instead of aborting.
+    let (code, out, err) = kirin(&[
+        "analyse",
+        "--variant",
+        "chess",
+        "--hash",
+        "65536",
+        "--depth",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("best move"), "{out}");
+}
+
+#[test]
+fn definitions_that_cannot_work_are_refused() {
+    for rule in [
+        "castling_king_steps=0",
+        "castling_king_steps=7",
+        "castling_king_steps=2147483648",
+        "castling_king_steps=4294967295",
+    ] {
+        let (code, _, err) = kirin(&[
+            "perft",
+            "--variant",
+            "chess",
+            "--rule",
+            rule,
+            "--depth",
+            "1",
+        ]);
+        assert_eq!(code, 2, "{rule}: {err}");
+        assert!(err.contains("castling_king_steps"), "{rule}: {err}");
+        assert!(!err.contains("panicked"), "{rule}: {err}");
+    }
+    let dir = std::env::temp_dir().join(format!("kirin-castles-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("castles.toml");
+    std::fs::write(
+        &file,
+        "[[variant]]\nname = \"selfcastle\"\ninherits = \"chess\"\n  [[variant.piece]]\n  name = \"king\"\n  letter = \"k\"\n  betza = \"K\"\n  royal = true\n  castles = true\n",
+    )
+    .unwrap();
+    let (code, _, err) = kirin(&[
+        "--variants-file",
+        file.to_str().unwrap(),
+        "perft",
+        "--variant",
+        "selfcastle",
+        "--depth",
+        "1",
+    ]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("castling partner"), "{err}");
+}
+
+#[test]
+fn quiescence_stays_small_with_many_promoting_captures() {
+    // Every pawn of both sides can take and promote: without the table in quiescence
+    // depth 1 took 18.7M nodes.
+    let (code, out, err) = kirin(&[
+        "analyse",
+        "--variant",
+        "sho",
+        "--fen",
+        "LNSGKGSNL/1R2E2B1/PPPPPPPPP/9/9/9/ppppppppp/1b2e2r1/lnsgkgs1l w - - 0 1",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let nodes: u64 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("best move "))
+        .and_then(|l| l.split(", ").nth(1))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no node count in {out}"));
+    assert!(nodes < 1_000_000, "{nodes} nodes at depth 1");
+}
+
+#[test]
+fn analyse_tells_mate_from_stalemate_and_explains_the_letters() {
+    let (_, out, _) = kirin(&[
+        "analyse",
+        "--variant",
+        "chess",
+        "--fen",
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+    ]);
+    assert!(
+        out.contains("checkmate") && out.contains("Black wins"),
+        "{out}"
+    );
+    let (_, out, _) = kirin(&[
+        "analyse",
+        "--variant",
+        "chess",
+        "--fen",
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+    ]);
+    assert!(out.contains("stalemate") && out.contains("a draw"), "{out}");
+    let (_, out, _) = kirin(&["analyse", "--variant", "chu", "--depth", "1"]);
+    assert!(out.contains("N lion") && out.contains("O kirin"), "{out}");
+}
+
+#[test]
+fn every_command_plays_the_same_default_game_and_names_match_in_any_case() {
+    let (_, out, _) = kirin(&["perft", "--depth", "1"]);
+    assert!(out.contains("Nodes searched: 36"), "chu's start: {out}");
+    let (code, out, _) = kirin(&["perft", "--variant", "Chu", "--depth", "1"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Nodes searched: 36"), "{out}");
+    let (code, _, err) = kirin(&["perft", "--variant", "courier-modern", "--depth", "1"]);
+    assert_eq!(code, 0, "the old name still works: {err}");
+    let (_, out, _) = kirin(&["--help"]);
+    assert!(out.contains("UCI") && out.contains("xboard"), "{out}");
+}

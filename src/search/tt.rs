@@ -53,14 +53,15 @@ fn available_mb() -> Option<usize> {
 
 impl Table {
     /// A table of up to `mb` mebibytes (at least one entry). When that much memory cannot
-    /// be had (more than the machine has available, or the allocation fails), the size is
-    /// halved until it can: a GUI's large `Hash` must never abort the engine. `mb()` tells
-    /// the size obtained.
+    /// be had (more than a quarter of what the machine has available, or the allocation
+    /// fails), the size is halved until it can: a GUI's large `Hash` must never abort the
+    /// engine. `mb()` tells the size obtained.
     pub fn new(mb: usize) -> Table {
         let wanted = mb.clamp(1, MAX_MB);
         let mut mb = match available_mb() {
-            // Leave the rest of the machine (and the search's own memory) alone.
-            Some(free) => wanted.min((free / 2).max(1)),
+            // Leave most of the machine to the rest of it: the table is written in full
+            // when made, and another engine (or a second kirin) may be asking as well.
+            Some(free) => wanted.min((free / 4).max(1)),
             None => wanted,
         };
         loop {

@@ -431,6 +431,19 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
         if pieces.iter().any(|q: &PieceSpec| q.letter == p.letter) {
             return Err(err(format!("letter '{}' is used twice", p.letter)));
         }
+        if p.royal && p.castles {
+            return Err(err(format!(
+                "piece '{}': a royal piece cannot be its own castling partner (castles = true \
+                 marks the piece the royal castles with)",
+                p.name
+            )));
+        }
+        if p.forced_ranks as usize > h {
+            return Err(err(format!(
+                "piece '{}': forced_ranks {} is more than the board's {h} ranks",
+                p.name, p.forced_ranks
+            )));
+        }
         let atoms = betza::parse(&p.betza).map_err(|e| err(format!("piece '{}': {e}", p.name)))?;
         pieces.push(PieceSpec {
             name: p.name.clone(),
@@ -557,6 +570,15 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
     if initial_rank == 0 || initial_rank as usize > h {
         return Err(err("initial_rank out of range".into()));
     }
+    // The king must move at least one square and stay on the board's rank.
+    let castling_king_steps = raw.castling_king_steps.unwrap_or(2);
+    if castling_king_steps == 0 || castling_king_steps as usize + 2 > w {
+        return Err(err(format!(
+            "castling_king_steps {castling_king_steps} is not between 1 and {} (the board is \
+             {w} files wide)",
+            w.saturating_sub(2).max(1)
+        )));
+    }
     let citadels = match raw.citadels.as_deref() {
         None => None,
         Some([white, black]) => {
@@ -576,7 +598,7 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
         starts: raw.starts.clone().unwrap_or_default().into_iter().collect(),
         royalty,
         castling: raw.castling.unwrap_or(false),
-        castling_king_steps: raw.castling_king_steps.unwrap_or(2),
+        castling_king_steps,
         en_passant: raw.en_passant.unwrap_or(false),
         initial_rank,
         promotion,
