@@ -353,7 +353,10 @@ fn selfplay(catalog: &Catalog, args: &SelfplayArgs) -> Result<(), String> {
                 "0-1" => black += 1,
                 _ => draws += 1,
             }
-            say!("game {:>3}: {:7} {:>4} plies  {}", i + 1, r.result, r.plies, r.reason);
+            let clocks = r.clocks.map_or(String::new(), |[w, b]| {
+                format!("  (clocks: White {:.2} s, Black {:.2} s)", w.as_secs_f64(), b.as_secs_f64())
+            });
+            say!("game {:>3}: {:7} {:>4} plies  {}{clocks}", i + 1, r.result, r.plies, r.reason);
         }
         say!("{}: +{white} -{black} ={draws} (White's view)", g.spec.name);
         Ok(())

@@ -363,6 +363,8 @@ pub struct GameRecord {
     pub result: &'static str,
     pub reason: String,
     pub plies: usize,
+    /// What was left on White's and Black's clocks at the end (with a game clock).
+    pub clocks: Option<[Duration; 2]>,
 }
 
 /// Plays one game of the engine against itself, `movetime` per move, the first
@@ -375,6 +377,11 @@ pub struct GameRecord {
 pub enum TimeControl {
     PerMove(Duration),
     Clock { base: Duration, inc: Duration },
+}
+
+/// The clocks of a timed game (per-move games have none).
+fn on_clock(clocks: [Duration; 2]) -> Option<[Duration; 2]> {
+    (clocks[0] != Duration::MAX).then_some(clocks)
 }
 
 pub fn selfplay_game<const W: usize>(
@@ -407,6 +414,7 @@ pub fn selfplay_game<const W: usize>(
                 result,
                 reason: o.reason.to_string(),
                 plies,
+                clocks: on_clock(clocks),
             });
         }
         if pos.halfmove >= no_progress || plies >= max_plies {
@@ -414,6 +422,7 @@ pub fn selfplay_game<const W: usize>(
                 result: "1/2-1/2",
                 reason: "no-progress limit".into(),
                 plies,
+                clocks: on_clock(clocks),
             });
         }
         let mut list = MoveList::new();
@@ -458,6 +467,7 @@ pub fn selfplay_game<const W: usize>(
                             clocks[pos.side].as_millis()
                         ),
                         plies,
+                        clocks: on_clock(clocks),
                     });
                 }
                 clocks[pos.side] = clocks[pos.side] - used + inc;

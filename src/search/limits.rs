@@ -44,20 +44,38 @@ pub struct Clock {
     pub start: Instant,
     pub soft: Option<Duration>,
     pub hard: Option<Duration>,
+    /// The bound that stops even a first iteration that has not finished (the hard one
+    /// waits for it, so that a move is never the first one generated): half the clock.
+    pub panic: Option<Duration>,
 }
 
-/// Time kept back for the GUI and process scheduling.
+/// Time kept back on every move for the GUI and process scheduling.
 const OVERHEAD: Duration = Duration::from_millis(15);
+/// Time on the clock that is never planned for: once only this much is left, the engine
+/// moves as fast as it can (a few hundred microseconds) and lives on its increment. Without
+/// it, a sudden-death clock shrank geometrically until a move's own overhead flagged it.
+const RESERVE: Duration = Duration::from_millis(100);
+
+/// How many more moves the side to move should plan its time for, from the number of
+/// pieces on the board: a full board has a long game ahead (a Chu game lasts well over a
+/// hundred moves, a chess game about forty), an emptied one less, but never so few that a
+/// long endgame runs out of time.
+pub fn moves_to_plan_for(pieces: usize) -> u32 {
+    (20 + pieces as u32).clamp(30, 100)
+}
 
 impl Clock {
-    pub fn new(limits: &Limits) -> Clock {
+    /// The bounds for a search under `limits` with `pieces` on the board.
+    pub fn new(limits: &Limits, pieces: usize) -> Clock {
         let start = Instant::now();
+        let unbounded = Clock {
+            start,
+            soft: None,
+            hard: None,
+            panic: None,
+        };
         if limits.infinite {
-            return Clock {
-                start,
-                soft: None,
-                hard: None,
-            };
+            return unbounded;
         }
         if let Some(mt) = limits.movetime {
             let t = mt.saturating_sub(OVERHEAD.min(mt / 4));
@@ -66,26 +84,34 @@ impl Clock {
                 start,
                 soft: None,
                 hard: Some(t),
+                panic: Some(t),
             };
         }
-        if let Some(left) = limits.time {
-            // Keep back a margin for the GUI and the scheduler, and never plan to spend
-            // more than a quarter of what is left on one move.
-            let usable = left.saturating_sub(OVERHEAD.min(left / 2));
-            let moves = limits.movestogo.unwrap_or(40).clamp(1, 50);
-            let soft = (usable / moves + limits.inc.mul_f32(0.6)).min(usable / 3);
-            let hard = (soft * 3).min(usable / 4).max(soft);
-            return Clock {
-                start,
-                soft: Some(soft.max(Duration::from_millis(1))),
-                hard: Some(hard.max(Duration::from_millis(1))),
-            };
-        }
+        let Some(left) = limits.time else {
+            return unbounded;
+        };
+        // Never more than half of what is left after the overhead, whatever the increment.
+        let ceiling = left.saturating_sub(OVERHEAD) / 2;
+        let usable = left.saturating_sub(RESERVE.min(left));
+        let moves = limits
+            .movestogo
+            .map_or_else(|| moves_to_plan_for(pieces), |m| m.clamp(1, 100));
+        let soft = (usable / moves + limits.inc.mul_f32(0.75)).min(ceiling);
+        // Room to think longer when the best move keeps changing, bounded by a fifth of the
+        // usable time (or, with moves to go, a share of it) plus the increment.
+        let hard_cap = (usable / 5).min(usable * 2 / moves.max(2)) + limits.inc / 2;
+        let hard = (soft * 3).min(hard_cap).max(soft).min(ceiling);
         Clock {
             start,
-            soft: None,
-            hard: None,
+            soft: Some(soft),
+            hard: Some(hard),
+            panic: Some(ceiling.max(hard)),
         }
+    }
+
+    /// True when the hard bound is short enough that the limits should be checked often.
+    pub fn is_tight(&self) -> bool {
+        self.hard.is_some_and(|h| h < Duration::from_millis(50))
     }
 
     pub fn elapsed(&self) -> Duration {
@@ -95,6 +121,11 @@ impl Clock {
     /// True when the hard bound has passed.
     pub fn hard_passed(&self) -> bool {
         self.hard.is_some_and(|h| self.elapsed() >= h)
+    }
+
+    /// True when the panic bound has passed.
+    pub fn panic_passed(&self) -> bool {
+        self.panic.is_some_and(|p| self.elapsed() >= p)
     }
 
     /// True when the soft bound, scaled by `factor`, has passed.
@@ -115,22 +146,72 @@ mod tests {
             inc: Duration::from_millis(10),
             ..Default::default()
         };
-        let c = Clock::new(&l);
+        let c = Clock::new(&l, 32);
         assert!(c.soft.unwrap() < Duration::from_millis(100));
         assert!(c.hard.unwrap() <= Duration::from_millis(330));
         let l = Limits {
             time: Some(Duration::from_millis(20)),
             ..Default::default()
         };
-        let c = Clock::new(&l);
+        let c = Clock::new(&l, 32);
         assert!(c.hard.unwrap() <= Duration::from_millis(10));
         assert!(
-            Clock::new(&Limits {
-                infinite: true,
-                ..Default::default()
-            })
+            Clock::new(
+                &Limits {
+                    infinite: true,
+                    ..Default::default()
+                },
+                32
+            )
             .hard
             .is_none()
+        );
+    }
+
+    #[test]
+    fn the_reserve_is_never_planned_for() {
+        for ms in [0, 1, 5, 50, 99] {
+            let l = Limits {
+                time: Some(Duration::from_millis(ms)),
+                ..Default::default()
+            };
+            let c = Clock::new(&l, 32);
+            assert_eq!(c.soft, Some(Duration::ZERO), "{ms} ms left");
+            assert_eq!(c.hard, Some(Duration::ZERO), "{ms} ms left");
+        }
+        // With an increment the engine lives on it, but never past half its clock.
+        let l = Limits {
+            time: Some(Duration::from_millis(60)),
+            inc: Duration::from_millis(400),
+            ..Default::default()
+        };
+        let c = Clock::new(&l, 32);
+        assert!(c.hard.unwrap() <= Duration::from_millis(23), "{c:?}");
+    }
+
+    #[test]
+    fn a_long_game_is_planned_for_on_a_full_board() {
+        let l = Limits {
+            time: Some(Duration::from_secs(40)),
+            inc: Duration::from_millis(400),
+            ..Default::default()
+        };
+        // Chu's start: 92 pieces, a hundred moves to plan for.
+        let c = Clock::new(&l, 92);
+        let soft = c.soft.unwrap();
+        assert!(
+            soft > Duration::from_millis(500) && soft < Duration::from_millis(800),
+            "{soft:?}"
+        );
+        // Sudden death at 1 s: a chess start gets about 18 ms a move.
+        let l = Limits {
+            time: Some(Duration::from_secs(1)),
+            ..Default::default()
+        };
+        let soft = Clock::new(&l, 32).soft.unwrap();
+        assert!(
+            soft > Duration::from_millis(10) && soft < Duration::from_millis(25),
+            "{soft:?}"
         );
     }
 }

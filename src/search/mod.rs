@@ -132,7 +132,7 @@ pub fn search_with_progress<const W: usize>(
         stop,
         nodes: AtomicU64::new(0),
     };
-    let clock = Clock::new(limits);
+    let clock = Clock::new(limits, pos.occupied().count() as usize);
     let threads = threads.max(1);
     let (main, helpers) = std::thread::scope(|s| {
         let handles: Vec<_> = (1..threads)
@@ -190,6 +190,8 @@ struct Worker<'a, const W: usize> {
     progress: Option<&'a mut dyn FnMut(&Progress)>,
     current: (i32, Option<Move>, usize),
     last_progress: Duration,
+    /// The deepest iteration this thread has completed.
+    completed_depth: i32,
 }
 
 impl<'a, const W: usize> Worker<'a, W> {
@@ -225,6 +227,7 @@ impl<'a, const W: usize> Worker<'a, W> {
             progress: None,
             current: (0, None, 0),
             last_progress: Duration::ZERO,
+            completed_depth: 0,
         }
     }
 
@@ -314,6 +317,7 @@ impl<'a, const W: usize> Worker<'a, W> {
             score = s;
             result.score = s;
             result.depth = depth;
+            self.completed_depth = depth;
             if self.id == 0 {
                 self.flush_nodes();
                 report(&self.info(1, depth, s));
@@ -413,14 +417,22 @@ impl<'a, const W: usize> Worker<'a, W> {
     fn tick(&mut self) -> bool {
         self.nodes += 1;
         self.unreported += 1;
-        if self.unreported >= 1024 {
+        // Every 1024 nodes; every 64 when the time is short, so that a move made on the
+        // last of the clock is not late by a thousand nodes of a big game.
+        let every = if self.clock.is_tight() { 64 } else { 1024 };
+        if self.unreported >= every {
             self.flush_nodes();
             if self.id == 0 {
                 let over_nodes = self
                     .limits
                     .nodes
                     .is_some_and(|n| self.shared.nodes.load(Relaxed) >= n);
-                if over_nodes || (self.clock.hard_passed() && !self.limits.is_pondering()) {
+                let out_of_time = if self.completed_depth > 0 {
+                    self.clock.hard_passed()
+                } else {
+                    self.clock.panic_passed()
+                };
+                if over_nodes || (out_of_time && !self.limits.is_pondering()) {
                     self.shared.stop.store(true, Relaxed);
                 }
                 self.report_progress();
