@@ -933,7 +933,6 @@ fn uci_ponder_and_infinite_wait_for_ponderhit_or_stop() {
         ("go infinite depth 2", "stop"),
         ("go ponder nodes 500", "ponderhit"),
         ("go infinite nodes 500", "stop"),
-        ("go ponder mate 1", "ponderhit"),
     ] {
         e.send(go);
         if go.contains("depth") {

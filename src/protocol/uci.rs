@@ -165,7 +165,10 @@ impl Uci {
             "d" => with_session!(&self.session, s => {
                 say(&crate::cli_search::board_text(&s.game, &s.pos))
             }),
-            _ => say(&format!("info string unknown command '{cmd}'")),
+            _ => say(&format!(
+                "info string unknown command '{}'",
+                Line::excerpt(cmd)
+            )),
         }
         true
     }

@@ -326,7 +326,7 @@ impl Xboard {
             }
             "quit" => return false,
             _ if self.looks_like_move(cmd) && arg.is_empty() => self.user_move(cmd),
-            _ => say(&format!("Error (unknown command): {cmd}")),
+            _ => say(&format!("Error (unknown command): {}", Line::excerpt(cmd))),
         }
         true
     }
