@@ -21,8 +21,30 @@ impl Engine {
     }
 
     fn start_with(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kirin"))
-            .args(args)
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_kirin"));
+        cmd.args(args);
+        Self::start_command(cmd)
+    }
+
+    /// Started after `uci`, its identification read.
+    fn uci() -> Engine {
+        let mut e = Self::start();
+        e.send("uci");
+        e.until(|l| l == "uciok");
+        e
+    }
+
+    /// Started after `xboard` and `protover 2`, its features read.
+    fn xboard() -> Engine {
+        let mut e = Self::start();
+        e.send("xboard");
+        e.send("protover 2");
+        e.until(|l| l.contains("done=1"));
+        e
+    }
+
+    fn start_command(mut cmd: Command) -> Engine {
+        let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -51,6 +73,18 @@ impl Engine {
         }
         writeln!(self.stdin, "{line}").unwrap();
         self.stdin.flush().unwrap();
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Sends `isready`; returns the lines up to `readyok`.
+    #[track_caller]
+    fn ready(&mut self) -> Vec<String> {
+        self.send("isready");
+        self.until(|l| l == "readyok")
     }
 
     /// Reads lines until one satisfies `done`; returns them all. Fails after 20 s.
@@ -749,5 +783,530 @@ fn tamerlane_special_moves_in_both_protocols() {
     e.send("go");
     let out = e.until(|l| l.starts_with("move "));
     assert_eq!(out.last().unwrap(), "move b9l4", "{out:?}");
+    e.quit();
+}
+
+/// The move of the `bestmove` line that ends `out`.
+#[track_caller]
+fn bestmove(out: &[String]) -> String {
+    let last = out.last().unwrap();
+    assert!(last.starts_with("bestmove "), "{out:?}");
+    last.split_whitespace().nth(1).unwrap().to_string()
+}
+
+const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+#[test]
+fn uci_every_go_ends_with_a_bestmove() {
+    let legal = legal_after("chess", CHESS_START, &[]);
+    let mut e = Engine::uci();
+    e.send("position startpos");
+    for (go, error) in [
+        ("go movetime abc", true),
+        ("go wtime -100", true),
+        ("go wtime -100 btime -100 winc 0 binc 0", true),
+        ("go movetime -5", true),
+        ("go depth -1", true),
+        ("go depth", true),
+        ("go depth wtime 100", true),
+        ("go depth 2 sideways", true),
+        ("go sideways", true),
+        ("go 15", true),
+        ("go nodes 1e6", true),
+        ("go mate 0", true),
+        ("go mate -2", true),
+        ("go perft x", true),
+        ("go movestogo 99999999999999999999999", true),
+        // Only the other side's clock, or an increment alone: a short search.
+        ("go btime 5000", false),
+        ("go winc 100", false),
+        ("go movetime 0", false),
+        ("go wtime 0", false),
+        ("go depth 0", false),
+        ("go nodes 1", false),
+        ("go depth 2 movestogo 0", false),
+    ] {
+        let asked = std::time::Instant::now();
+        e.send(go);
+        let out = e.until(|l| l.starts_with("bestmove"));
+        let took = asked.elapsed();
+        assert_eq!(
+            out.iter().any(|l| l.starts_with("info string error: go")),
+            error,
+            "{go}: {out:?}"
+        );
+        assert!(legal.contains(&bestmove(&out)), "{go}: {out:?}");
+        assert!(took < Duration::from_secs(3), "{go} took {took:?}");
+    }
+    e.quit();
+}
+
+#[test]
+fn uci_a_rejected_position_changes_nothing() {
+    let line: Vec<String> = ["e2e4", "e7e5", "g1f3"].map(String::from).to_vec();
+    let mut e = Engine::uci();
+    e.send("position startpos moves e2e4 e7e5 g1f3");
+    e.send("d");
+    let before = e.until(|l| l.contains("to move")).last().unwrap().clone();
+    assert!(before.starts_with("Black to move"), "{before}");
+    for bad in [
+        "position startpos moves d2d4 d7d5 zzzz",
+        "position startpos moves d2d4 d7d5 e1e3",
+        "position startpos moves e2e4 e7e5 g1f3 e2e4",
+        "position fen rnbqkbnr/pppppppp/8 w - - 0 1",
+        "position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 moves e1e2 e8e7 e2e4",
+        "position fen",
+        "position startpos e2e4",
+        "position",
+    ] {
+        e.send(bad);
+        e.send("d");
+        let out = e.until(|l| l.contains("to move"));
+        assert!(
+            out.iter().any(
+                |l| l.starts_with("info string error: ") && l.ends_with("; position unchanged")
+            ),
+            "{bad}: {out:?}"
+        );
+        assert_eq!(out.last().unwrap(), &before, "{bad}");
+    }
+    // The search sees the old position too.
+    e.send("go depth 1");
+    let out = e.until(|l| l.starts_with("bestmove"));
+    assert!(
+        legal_after("chess", CHESS_START, &line).contains(&bestmove(&out)),
+        "{out:?}"
+    );
+    e.quit();
+}
+
+#[test]
+fn uci_searchmoves_and_mate() {
+    let mut e = Engine::uci();
+    e.send("position startpos");
+    e.send("go depth 4 searchmoves a2a3 h2h3 e7e5 a2a3");
+    let out = e.until(|l| l.starts_with("bestmove"));
+    let errors: Vec<&String> = out
+        .iter()
+        .filter(|l| l.starts_with("info string error"))
+        .collect();
+    assert_eq!(errors.len(), 1, "{out:?}");
+    assert!(errors[0].contains("e7e5"), "{out:?}");
+    assert!(
+        ["a2a3", "h2h3"].contains(&bestmove(&out).as_str()),
+        "{out:?}"
+    );
+    for l in out.iter().filter(|l| l.starts_with("info depth")) {
+        let first = l.split(" pv ").nth(1).unwrap().split(' ').next().unwrap();
+        assert!(["a2a3", "h2h3"].contains(&first), "{l}");
+    }
+    // No legal move left: all are searched.
+    e.send("go searchmoves e7e5 zz depth 2");
+    let out = e.until(|l| l.starts_with("bestmove"));
+    assert!(
+        out.iter().any(|l| l.ends_with("searching all moves")),
+        "{out:?}"
+    );
+    assert!(legal_after("chess", CHESS_START, &[]).contains(&bestmove(&out)));
+    // A back-rank mate in one: `go mate` finds it and ends by itself.
+    e.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    for go in ["go mate 1", "go mate 3"] {
+        e.send(go);
+        let out = e.until(|l| l.starts_with("bestmove"));
+        assert_eq!(bestmove(&out), "d1d8", "{go}: {out:?}");
+        assert!(out.iter().any(|l| l.contains(" score mate 1 ")), "{out:?}");
+    }
+    // searchmoves without the mate: the move listed is played.
+    e.send("go mate 1 searchmoves g1f1");
+    let out = e.until(|l| l.starts_with("bestmove"));
+    assert_eq!(bestmove(&out), "g1f1", "{out:?}");
+    e.quit();
+}
+
+#[test]
+fn uci_ponder_and_infinite_wait_for_ponderhit_or_stop() {
+    let mut e = Engine::uci();
+    e.send("position startpos moves e2e4");
+    for (go, release) in [
+        ("go ponder depth 2", "ponderhit"),
+        ("go ponder depth 2", "stop"),
+        ("go infinite depth 2", "stop"),
+        ("go ponder nodes 500", "ponderhit"),
+        ("go infinite nodes 500", "stop"),
+    ] {
+        e.send(go);
+        if go.contains("depth") {
+            // The search has ended by its limit.
+            e.until(|l| l.starts_with("info depth 2 "));
+        } else {
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let out = e.ready();
+        assert!(
+            !out.iter().any(|l| l.starts_with("bestmove")),
+            "{go}: {out:?}"
+        );
+        let asked = std::time::Instant::now();
+        e.send(release);
+        e.until(|l| l.starts_with("bestmove"));
+        assert!(
+            asked.elapsed() < Duration::from_millis(500),
+            "{go} then {release}: {:?}",
+            asked.elapsed()
+        );
+    }
+    // Pondering with a clock: the clock counts after the ponder hit.
+    e.send("go ponder wtime 1000 btime 1000");
+    std::thread::sleep(Duration::from_millis(400));
+    let out = e.ready();
+    assert!(!out.iter().any(|l| l.starts_with("bestmove")), "{out:?}");
+    let asked = std::time::Instant::now();
+    e.send("ponderhit");
+    e.until(|l| l.starts_with("bestmove"));
+    assert!(asked.elapsed() < Duration::from_millis(500));
+    // Mated: the verdict at once, the bestmove only after stop.
+    e.send("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
+    e.send("go infinite");
+    let out = e.ready();
+    assert!(
+        out.contains(&"info depth 0 score mate 0".to_string()),
+        "{out:?}"
+    );
+    assert!(!out.iter().any(|l| l.starts_with("bestmove")), "{out:?}");
+    e.send("stop");
+    e.until(|l| l == "bestmove (none)");
+    e.quit();
+}
+
+#[test]
+fn uci_perft_runs_on_the_search_thread() {
+    let mut e = Engine::uci();
+    e.send("position startpos");
+    e.send("go perft 9");
+    let asked = std::time::Instant::now();
+    let out = e.ready();
+    assert!(
+        asked.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        asked.elapsed()
+    );
+    assert!(!out.iter().any(|l| l.starts_with("Nodes")), "{out:?}");
+    let asked = std::time::Instant::now();
+    e.send("stop");
+    e.until(|l| l == "info string perft stopped");
+    assert!(
+        asked.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        asked.elapsed()
+    );
+    e.send("go perft 2");
+    let out = e.until(|l| l.starts_with("Nodes searched"));
+    assert_eq!(out.last().unwrap(), "Nodes searched: 400");
+    assert_eq!(out.iter().filter(|l| l.ends_with(": 20")).count(), 20);
+    e.send("go perft 99");
+    e.until(|l| l.contains("capped at"));
+    let asked = std::time::Instant::now();
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+    assert!(
+        asked.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        asked.elapsed()
+    );
+}
+
+#[test]
+fn uci_positions_without_a_move() {
+    let mut e = Engine::uci();
+    for (variant, fen, score) in [
+        ("chess", "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "mate 0"),
+        ("chess", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "cp 0"),
+        // Courier: stalemate loses.
+        (
+            "courier",
+            "k1W9/p11/P1K9/12/12/12/12/12 b - - 0 1",
+            "mate 0",
+        ),
+    ] {
+        e.send(&format!("setoption name UCI_Variant value {variant}"));
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 3");
+        let out = e.until(|l| l.starts_with("bestmove"));
+        let depths: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+        assert_eq!(depths, [&format!("info depth 0 score {score}")], "{fen}");
+        assert_eq!(out.last().unwrap(), "bestmove (none)");
+    }
+    e.quit();
+}
+
+/// The engine with its address space limited to about 240 MiB.
+fn start_in_little_memory() -> Engine {
+    let mut cmd = Command::new("sh");
+    cmd.args([
+        "-c",
+        "ulimit -v 250000 && exec \"$0\"",
+        env!("CARGO_BIN_EXE_kirin"),
+    ])
+    // One malloc arena: every thread's reserving its own would eat the limit.
+    .env("MALLOC_ARENA_MAX", "1");
+    Engine::start_command(cmd)
+}
+
+#[test]
+fn hash_beyond_the_memory_is_cut_down_and_said() {
+    let mut e = start_in_little_memory();
+    e.send("uci");
+    e.until(|l| l == "uciok");
+    e.send("setoption name Hash value 65536");
+    let out = e.ready();
+    let said = out
+        .iter()
+        .find(|l| l.starts_with("info string Hash: got "))
+        .unwrap_or_else(|| panic!("{out:?}"));
+    assert!(said.ends_with(" MiB of 65536 asked"), "{said}");
+    e.send("position startpos");
+    e.send("go depth 3");
+    e.until(|l| l.starts_with("bestmove"));
+    e.send("setoption name Hash value 8");
+    assert_eq!(e.ready(), ["readyok"]);
+    e.quit();
+
+    let mut e = start_in_little_memory();
+    e.send("xboard");
+    e.send("protover 2");
+    e.until(|l| l.contains("done=1"));
+    e.send("memory 65536");
+    e.send("ping 1");
+    let out = e.until(|l| l == "pong 1");
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("# memory: got ") && l.ends_with(" MiB of 65536 asked")),
+        "{out:?}"
+    );
+    e.send("new");
+    e.send("sd 2");
+    e.send("usermove e2e4");
+    e.until(|l| l.starts_with("move "));
+    e.quit();
+}
+
+#[test]
+fn cecp_pong_follows_the_move() {
+    let mut e = Engine::xboard();
+    // Told to move now, then pinged: the move comes first.
+    e.send("new");
+    e.send("st 30");
+    e.send("usermove e2e4");
+    e.send("?");
+    e.send("ping 1");
+    let out = e.until(|l| l == "pong 1");
+    assert!(out[out.len() - 2].starts_with("move "), "{out:?}");
+    // Pinged while thinking: the same.
+    e.send("new");
+    e.send("st 0.3");
+    e.send("usermove e2e4");
+    e.send("ping 2");
+    let out = e.until(|l| l == "pong 2");
+    assert!(out[out.len() - 2].starts_with("move "), "{out:?}");
+    // A search called off: the pong comes without a move.
+    e.send("new");
+    e.send("st 30");
+    e.send("usermove d2d4");
+    e.send("ping 3");
+    e.send("force");
+    let out = e.until(|l| l == "pong 3");
+    assert!(!out.iter().any(|l| l.starts_with("move ")), "{out:?}");
+    // Analysis does not hold a pong back.
+    e.send("analyze");
+    e.send("ping 4");
+    let out = e.until(|l| l == "pong 4");
+    assert!(!out.iter().any(|l| l.starts_with("move ")), "{out:?}");
+    e.send("exit");
+    e.quit();
+}
+
+/// A variant kirin plays but cannot describe to XBoard (a promoted piece without a base).
+const UNDESCRIBABLE: &str = r#"[[variant]]
+name = "zedchess"
+inherits = "chess"
+  [[variant.piece]]
+  name = "zed"
+  letter = "+z"
+  betza = "K"
+"#;
+
+#[test]
+fn cecp_a_variant_answered_with_an_error_changes_nothing() {
+    let dir = std::env::temp_dir().join(format!("kirin-proto-zed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("zed.toml");
+    std::fs::write(&file, UNDESCRIBABLE).unwrap();
+    let mut e = Engine::start_with(&["--variants-file", file.to_str().unwrap()]);
+    e.send("xboard");
+    e.send("protover 2");
+    let f = e.until(|l| l.contains("done=1"));
+    assert!(advertised(&f).contains(&"zedchess".to_string()), "{f:?}");
+    e.send("new");
+    e.send("force");
+    e.send("usermove e2e4");
+    for bad in ["variant zedchess", "variant nonesuch"] {
+        e.send(bad);
+        e.send("ping 1");
+        let out = e.until(|l| l == "pong 1");
+        assert!(
+            out.iter()
+                .any(|l| l.starts_with("Error (") && l.ends_with(bad)),
+            "{out:?}"
+        );
+        assert!(!out.iter().any(|l| l.starts_with("setup")), "{out:?}");
+    }
+    // Still chess after 1. e4.
+    e.send("usermove e7e5");
+    e.send("sd 2");
+    e.send("go");
+    let out = e.until(|l| l.starts_with("move ") || l.starts_with("Illegal"));
+    let reply = out
+        .last()
+        .unwrap()
+        .strip_prefix("move ")
+        .unwrap()
+        .to_string();
+    let played = ["e2e4", "e7e5"].map(String::from);
+    assert!(
+        legal_after("chess", CHESS_START, &played).contains(&reply),
+        "{out:?}"
+    );
+    e.quit();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn cecp_new_right_after_variant_is_pointed_out() {
+    let warning =
+        "telluser kirin: 'new' resets the variant to normal chess; send 'variant NAME' after 'new'";
+    let mut e = Engine::xboard();
+    e.send("variant courier");
+    e.send("new");
+    e.send("ping 1");
+    let out = e.until(|l| l == "pong 1");
+    assert!(out.contains(&warning.to_string()), "{out:?}");
+    // XBoard's order, or anything between: no warning.
+    e.send("new");
+    e.send("variant courier");
+    e.send("force");
+    e.send("new");
+    e.send("variant normal");
+    e.send("new");
+    e.send("ping 2");
+    let out = e.until(|l| l == "pong 2");
+    assert!(!out.iter().any(|l| l.starts_with("telluser")), "{out:?}");
+    e.quit();
+}
+
+#[test]
+fn lines_that_are_not_utf8_or_too_long_are_answered() {
+    let mut long = vec![b'a'; (1 << 20) + 10];
+    long.push(b'\n');
+    // Before a protocol.
+    let mut e = Engine::start();
+    e.send_bytes(b"\xff\xfeuci\n");
+    e.until(|l| l.contains("input is not UTF-8"));
+    e.send_bytes(&long);
+    e.until(|l| l.contains("longer than"));
+    e.send("uci");
+    e.until(|l| l == "uciok");
+    e.send_bytes(b"position startpos moves e2e4 \xe9\n");
+    e.until(|l| l.starts_with("info string error: input is not UTF-8"));
+    e.send_bytes(&long);
+    e.until(|l| l.starts_with("info string error: input line of 1048586 bytes"));
+    e.send("position startpos moves e2e4");
+    e.send("go depth 2");
+    let out = e.until(|l| l.starts_with("bestmove"));
+    let played = ["e2e4".to_string()];
+    assert!(legal_after("chess", CHESS_START, &played).contains(&bestmove(&out)));
+    e.quit();
+
+    let mut e = Engine::xboard();
+    e.send_bytes(b"usermove e2e4\xff\n");
+    e.until(|l| l.starts_with("Error (not UTF-8): usermove e2e4"));
+    e.send_bytes(&long);
+    e.until(|l| l.starts_with("Error (line of 1048586 bytes"));
+    e.send("ping 1");
+    e.until(|l| l == "pong 1");
+    e.quit();
+}
+
+/// Every progress line names a move: no `pv` without one, no CECP line without a PV.
+#[test]
+fn progress_lines_carry_a_move() {
+    let mut e = Engine::uci();
+    for variant in ["chess", "courier", "chu", "sho"] {
+        e.send(&format!("setoption name UCI_Variant value {variant}"));
+        e.send("position startpos");
+        for go in [
+            "go depth 4",
+            "go movetime 1",
+            "go nodes 1500",
+            "go movetime 30",
+        ] {
+            e.send(go);
+            let out = e.until(|l| l.starts_with("bestmove"));
+            for l in out.iter().filter(|l| l.starts_with("info depth")) {
+                let pv = l.split(" pv ").nth(1).unwrap_or("");
+                assert!(!pv.trim().is_empty(), "{variant} {go}: {l}");
+            }
+        }
+    }
+    e.quit();
+
+    let mut e = Engine::xboard();
+    e.send("new");
+    e.send("post");
+    e.send("force");
+    for sd in ["sd 1", "sd 4"] {
+        e.send(sd);
+        e.send("go");
+        let out = e.until(|l| l.starts_with("move "));
+        for l in out
+            .iter()
+            .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        {
+            assert!(l.split_whitespace().count() >= 5, "{sd}: {l}");
+        }
+        e.send("force");
+    }
+    e.send("st 0.01");
+    e.send("go");
+    let out = e.until(|l| l.starts_with("move "));
+    for l in out
+        .iter()
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+    {
+        assert!(l.split_whitespace().count() >= 5, "{l}");
+    }
+    e.quit();
+}
+
+#[test]
+fn uci_stop_ponderhit_and_ucinewgame_without_a_search() {
+    let mut e = Engine::uci();
+    e.send("stop");
+    assert_eq!(e.ready(), ["readyok"]);
+    e.send("ponderhit");
+    let out = e.ready();
+    assert!(out[0].starts_with("info string ponderhit"), "{out:?}");
+    e.send("ucinewgame");
+    e.send("ucinewgame");
+    assert_eq!(e.ready(), ["readyok"]);
+    e.send("position startpos");
+    e.send("go depth 3");
+    e.until(|l| l.starts_with("bestmove"));
+    // After the bestmove: nothing more to say.
+    e.send("stop");
+    e.send("stop");
+    assert_eq!(e.ready(), ["readyok"]);
+    e.send("ponderhit");
+    let out = e.ready();
+    assert!(!out.iter().any(|l| l.starts_with("bestmove")), "{out:?}");
     e.quit();
 }

@@ -12,7 +12,7 @@ use crate::search::{self, Context, Info, SearchResult};
 use crate::variants::spec::VariantSpec;
 use crate::variants::{AnyGame, SpecError};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 
 /// Sees each completed iteration of a background search.
@@ -20,7 +20,9 @@ pub type Reporter<const W: usize> = Box<dyn FnMut(&Game<W>, &Info) + Send>;
 /// Receives the result of a background search.
 pub type Finisher<const W: usize> = Box<dyn FnOnce(&Game<W>, SearchResult) + Send>;
 
-/// One game of one variant.
+/// One game of one variant. Cloning is cheap but for the position: the compiled game
+/// and its evaluation are shared.
+#[derive(Clone)]
 pub struct GameState<const W: usize> {
     pub game: Arc<Game<W>>,
     pub eval: Arc<Eval>,
@@ -47,6 +49,54 @@ impl<const W: usize> GameState<W> {
         self.pos = Position::from_fen(&self.game, &fen).map_err(|e| e.0)?;
         self.played.clear();
         Ok(())
+    }
+
+    /// Sets up `fen` (the start position when `None`) and plays `moves` (texts) from it,
+    /// all or nothing: the new position is built on a copy and replaces the current one
+    /// (and its list of played moves) only when every move is legal. On an error nothing
+    /// has changed.
+    pub fn set_line(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String> {
+        let mut next = self.clone();
+        next.set_position(fen)?;
+        for (i, text) in moves.iter().enumerate() {
+            let m = next
+                .parse(text)
+                .map_err(|e| format!("move {} of the line: {e}", i + 1))?;
+            next.play(m);
+        }
+        *self = next;
+        Ok(())
+    }
+
+    /// Perft divided by root move, on `threads` threads, or `None` once `stop` is set.
+    /// The flag is checked at every node more than two plies from the leaves, so that a
+    /// stop is prompt at any depth.
+    pub fn perft_divide(
+        &self,
+        depth: u32,
+        threads: usize,
+        stop: &AtomicBool,
+    ) -> Option<Vec<(Move, u64)>> {
+        let game = &*self.game;
+        let mut root = self.pos.clone();
+        let mut list = MoveList::new();
+        game.legal_moves(&mut root, &mut list);
+        if depth == 0 {
+            return Some(Vec::new());
+        }
+        let count = |m: &Move| {
+            let mut p = self.pos.clone();
+            p.make(game, *m);
+            perft_until(game, &mut p, depth - 1, stop).map(|n| (*m, n))
+        };
+        if threads <= 1 {
+            return list.iter().map(count).collect();
+        }
+        use rayon::prelude::*;
+        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            Ok(pool) => pool.install(|| list.par_iter().map(count).collect()),
+            Err(_) => list.iter().map(count).collect(),
+        }
     }
 
     /// The move written as `text` if it is legal in the game (repetition rule included).
@@ -106,6 +156,31 @@ impl<const W: usize> GameState<W> {
     }
 }
 
+/// `Game::perft` (bulk counting) that gives up once `stop` is set.
+fn perft_until<const W: usize>(
+    game: &Game<W>,
+    pos: &mut Position<W>,
+    depth: u32,
+    stop: &AtomicBool,
+) -> Option<u64> {
+    if depth <= 2 {
+        return Some(game.perft(pos, depth, true));
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let mut list = MoveList::new();
+    game.legal_moves(pos, &mut list);
+    let mut nodes = 0;
+    for &m in &list {
+        let u = pos.make(game, m);
+        let n = perft_until(game, pos, depth - 1, stop);
+        pos.unmake(m, u);
+        nodes += n?;
+    }
+    Some(nodes)
+}
+
 /// A move as the protocols write it: coordinates with ranks from 1, multi-leg moves in the
 /// comma form, a pass as a step to its square and back, or `pass_text` where the protocol
 /// has a word for it (CECP's `@@@@`).
@@ -154,4 +229,27 @@ macro_rules! with_session {
             $crate::protocol::session::Session::W5($s) => $body,
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants;
+
+    #[test]
+    fn a_rejected_line_changes_nothing() {
+        let mut session = Session::new(variants::find("chess").unwrap()).unwrap();
+        crate::with_session!(&mut session, s => {
+            s.set_line(None, &["e2e4", "e7e5", "g1f3"]).unwrap();
+            let (pos, played) = (s.pos.clone(), s.played.len());
+            assert!(s.set_line(None, &["d2d4", "d7d5", "zz"]).is_err());
+            assert!(s.set_line(Some("8/8 w - - 0 1"), &[]).is_err());
+            assert!(s.pos == pos);
+            assert_eq!(s.played.len(), played);
+            // The moves can still be taken back one by one.
+            assert!(s.undo() && s.undo() && s.undo() && !s.undo());
+            s.set_line(None, &["d2d4"]).unwrap();
+            assert_eq!(s.played.len(), 1);
+        });
+    }
 }

@@ -4,11 +4,15 @@
 //! the engine never stops reading.
 
 use super::session::{Session, wire_move};
-use super::{Input, say};
+use super::{Input, Line, MAX_LINE, say};
+use crate::rules::MoveList;
 use crate::search::limits::Limits;
 use crate::search::score_text;
 use crate::search::tt::Table;
-use crate::variants::{self, spec::VariantSpec};
+use crate::variants::{
+    self,
+    spec::{VariantSpec, Verdict},
+};
 use crate::with_session;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -17,6 +21,29 @@ use std::time::Duration;
 
 const MAX_HASH_MB: usize = 65536;
 const MAX_THREADS: usize = 256;
+/// The deepest `go perft` (it can be stopped at any depth; this keeps a typo from
+/// asking for a count that never ends).
+const MAX_PERFT: u64 = 12;
+/// How long a `go` searches whose limits were all unusable.
+const FALLBACK_MS: u64 = 100;
+/// The words of `go`.
+const GO_WORDS: &[&str] = &[
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+    "perft",
+];
+/// The words of `go` that give a clock: a `go` with them means a timed search.
+const CLOCK_WORDS: &[&str] = &["wtime", "btime", "winc", "binc", "movestogo", "movetime"];
 
 pub struct Uci {
     session: Session,
@@ -29,6 +56,9 @@ pub struct Uci {
     tt: Arc<Table>,
     stop: Arc<AtomicBool>,
     pondering: Arc<AtomicBool>,
+    /// Set by `stop` (and whatever else ends a search): lets the `bestmove` of an
+    /// infinite or ponder search out.
+    released: Arc<AtomicBool>,
     search: Option<JoinHandle<()>>,
 }
 
@@ -57,6 +87,7 @@ impl Uci {
             tt: Arc::new(Table::new(16)),
             stop: Arc::new(AtomicBool::new(false)),
             pondering: Arc::new(AtomicBool::new(false)),
+            released: Arc::new(AtomicBool::new(false)),
             search: None,
         }
     }
@@ -65,8 +96,19 @@ impl Uci {
     pub fn run(&mut self, input: &Input) {
         self.identify();
         while let Ok(line) = input.recv() {
-            if !self.command(line.trim()) {
-                break;
+            match line {
+                Line::Text(l) => {
+                    if !self.command(l.trim()) {
+                        break;
+                    }
+                }
+                Line::NotUtf8(l) => say(&format!(
+                    "info string error: input is not UTF-8, ignored: '{}'",
+                    Line::excerpt(&l)
+                )),
+                Line::TooLong(n) => say(&format!(
+                    "info string error: input line of {n} bytes is longer than {MAX_LINE}, ignored"
+                )),
             }
         }
         self.stop_search();
@@ -110,19 +152,32 @@ impl Uci {
             }
             "position" => self.position(rest),
             "go" => self.go(rest),
+            // Without a search there is nothing to stop and nothing to answer.
             "stop" => self.stop_search(),
-            "ponderhit" => self.pondering.store(false, Ordering::Relaxed),
+            "ponderhit" => {
+                if self.search.is_some() && self.pondering.load(Ordering::Relaxed) {
+                    self.pondering.store(false, Ordering::Relaxed);
+                } else {
+                    say("info string ponderhit: no ponder search is running");
+                }
+            }
             "quit" => return false,
             "d" => with_session!(&self.session, s => {
                 say(&crate::cli_search::board_text(&s.game, &s.pos))
             }),
-            _ => say(&format!("info string unknown command '{cmd}'")),
+            _ => say(&format!(
+                "info string unknown command '{}'",
+                Line::excerpt(cmd)
+            )),
         }
         true
     }
 
+    /// Ends the running search (or perft) and waits for its thread; a search's
+    /// `bestmove` is out when this returns.
     fn stop_search(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
+        self.released.store(true, Ordering::Relaxed);
         self.pondering.store(false, Ordering::Relaxed);
         if let Some(h) = self.search.take() {
             let _ = h.join();
@@ -155,8 +210,16 @@ impl Uci {
             },
             "hash" => match value.parse::<usize>() {
                 Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => {
-                    self.hash_mb = mb;
+                    // The old table goes first, so that its memory counts as available.
+                    self.tt = Arc::new(Table::new(1));
                     self.tt = Arc::new(Table::new(mb));
+                    self.hash_mb = self.tt.mb();
+                    if self.hash_mb < mb {
+                        say(&format!(
+                            "info string Hash: got {} MiB of {mb} asked",
+                            self.hash_mb
+                        ));
+                    }
                 }
                 _ => say(&format!(
                     "info string error: Hash must be 1..{MAX_HASH_MB}, not '{value}'"
@@ -179,39 +242,35 @@ impl Uci {
         }
     }
 
+    /// `position startpos|fen FEN [moves M...]`: all or nothing; a rejected line leaves
+    /// the position and its moves as they were.
     fn position(&mut self, rest: &str) {
-        self.stop_search();
-        let (setup, moves) = match rest.split_once(" moves") {
-            Some((s, m)) => (s.trim(), m.trim()),
-            None => (rest.trim(), ""),
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let (setup, moves) = match words.iter().position(|&w| w == "moves") {
+            Some(i) => (&words[..i], &words[i + 1..]),
+            None => (&words[..], &[][..]),
         };
-        let fen = if setup == "startpos" {
-            None
-        } else if let Some(f) = setup.strip_prefix("fen ") {
-            Some(f.trim())
-        } else {
-            say("info string error: position needs 'startpos' or 'fen FEN'");
-            return;
-        };
-        let result = with_session!(&mut self.session, s => {
-            let backup = (s.pos.clone(), s.played.len());
-            let r = s.set_position(fen).and_then(|_| {
-                for text in moves.split_whitespace() {
-                    let m = s.parse(text)?;
-                    s.play(m);
-                }
-                Ok(())
-            });
-            if r.is_err() && backup.1 == 0 {
-                s.pos = backup.0;
+        let fen = match setup {
+            ["startpos"] => None,
+            ["fen", fen @ ..] if !fen.is_empty() => Some(fen.join(" ")),
+            _ => {
+                say(
+                    "info string error: position needs 'startpos' or 'fen FEN', then 'moves ...'; position unchanged",
+                );
+                return;
             }
-            r
-        });
-        if let Err(e) = result {
-            say(&format!("info string error: {e}"));
+        };
+        match with_session!(&mut self.session, s => s.set_line(fen.as_deref(), moves)) {
+            // A search still running searches its own copy of the old position.
+            Ok(()) => self.stop_search(),
+            Err(e) => say(&format!("info string error: {e}; position unchanged")),
         }
     }
 
+    /// `go`: every search ends with `bestmove`. A bad or unknown token is answered with
+    /// an `info string error` and left out; when that leaves no limit of a `go` that
+    /// had one (or clock tokens but no clock for the side to move), the search takes
+    /// `FALLBACK_MS`.
     fn go(&mut self, rest: &str) {
         self.stop_search();
         let words: Vec<&str> = rest.split_whitespace().collect();
@@ -221,45 +280,143 @@ impl Uci {
             ..Default::default()
         };
         let mut ponder = false;
+        let mut perft = None;
+        let mut timed = false;
+        let mut searchmoves: Option<Vec<&str>> = None;
+        let mut errors: Vec<String> = Vec::new();
+        let keyword = |w: &&str| GO_WORDS.contains(w);
         let mut i = 0;
-        let number = |i: usize| words.get(i + 1).and_then(|w| w.parse::<u64>().ok());
         while i < words.len() {
-            let n = number(i);
-            let ms = n.map(Duration::from_millis);
-            match (words[i], n) {
-                ("infinite", _) => limits.infinite = true,
-                ("ponder", _) => ponder = true,
-                ("depth", Some(d)) => limits.depth = Some(d.min(100) as i32),
-                ("nodes", Some(v)) => limits.nodes = Some(v),
-                ("movetime", Some(_)) => limits.movetime = ms,
-                ("wtime", Some(_)) if white => limits.time = ms,
-                ("btime", Some(_)) if !white => limits.time = ms,
-                ("winc", Some(_)) if white => limits.inc = ms.unwrap_or_default(),
-                ("binc", Some(_)) if !white => limits.inc = ms.unwrap_or_default(),
-                ("wtime" | "btime" | "winc" | "binc", Some(_)) => {}
-                ("movestogo", Some(v)) => limits.movestogo = Some(v.min(1000) as u32),
-                ("perft", Some(d)) => return self.perft(d.min(20) as u32),
-                (w, _) if w.parse::<u64>().is_ok() => {}
-                (w, _) => {
-                    say(&format!("info string error: go: unexpected '{w}'"));
-                    return;
+            let word = words[i];
+            i += 1;
+            match word {
+                "infinite" => limits.infinite = true,
+                "ponder" => ponder = true,
+                "searchmoves" => {
+                    let list = searchmoves.get_or_insert_with(Vec::new);
+                    while let Some(&m) = words.get(i).filter(|w| !keyword(w)) {
+                        list.push(m);
+                        i += 1;
+                    }
                 }
+                _ if keyword(&word) => {
+                    timed |= CLOCK_WORDS.contains(&word);
+                    let Some(&value) = words.get(i).filter(|w| !keyword(w)) else {
+                        errors.push(format!("'{word}' needs a number"));
+                        continue;
+                    };
+                    i += 1;
+                    let Ok(n) = value.parse::<u64>() else {
+                        errors.push(format!(
+                            "'{word} {value}' is not a whole number of 0 or more"
+                        ));
+                        continue;
+                    };
+                    let ms = Duration::from_millis(n);
+                    match word {
+                        "perft" => perft = Some(n),
+                        "depth" => limits.depth = Some(n.clamp(1, 100) as i32),
+                        "nodes" => limits.nodes = Some(n.max(1)),
+                        "mate" if n == 0 => errors.push("'mate 0' asks for no mate".to_string()),
+                        "mate" => limits.mate = Some(n.min(1000) as u32),
+                        "movetime" => limits.movetime = Some(ms),
+                        "wtime" if white => limits.time = Some(ms),
+                        "btime" if !white => limits.time = Some(ms),
+                        "winc" if white => limits.inc = ms,
+                        "binc" if !white => limits.inc = ms,
+                        "movestogo" => limits.movestogo = Some(n.min(1000) as u32),
+                        // The other side's clock.
+                        _ => {}
+                    }
+                }
+                other => errors.push(format!("unexpected '{}'", Line::excerpt(other))),
             }
-            i += if n.is_some() { 2 } else { 1 };
         }
+        for e in &errors {
+            say(&format!("info string error: go: {e}; ignored"));
+        }
+        if let Some(depth) = perft {
+            return self.perft(depth);
+        }
+        let usable = limits.infinite
+            || limits.depth.is_some()
+            || limits.nodes.is_some()
+            || limits.movetime.is_some()
+            || limits.time.is_some()
+            || limits.mate.is_some();
+        if !usable && (timed || !errors.is_empty()) {
+            limits.movetime = Some(Duration::from_millis(FALLBACK_MS));
+            say(&format!(
+                "info string go: no usable limit, searching {FALLBACK_MS} ms"
+            ));
+        }
+        if let Some(texts) = searchmoves {
+            let (moves, bad) = with_session!(&mut self.session, s => {
+                let mut moves = Vec::new();
+                let mut bad = Vec::new();
+                for t in &texts {
+                    match s.parse(t) {
+                        Ok(m) if !moves.contains(&m) => moves.push(m),
+                        Ok(_) => {}
+                        Err(e) => bad.push(e),
+                    }
+                }
+                (moves, bad)
+            });
+            for e in bad {
+                say(&format!("info string error: go searchmoves: {e}; ignored"));
+            }
+            if moves.is_empty() {
+                say("info string error: go searchmoves: no legal move listed; searching all moves");
+            }
+            limits.searchmoves = moves;
+        }
+
+        self.stop.store(false, Ordering::Relaxed);
+        self.released.store(false, Ordering::Relaxed);
         if ponder {
             self.pondering.store(true, Ordering::Relaxed);
             limits.pondering = Some(self.pondering.clone());
         }
-        self.stop.store(false, Ordering::Relaxed);
-        let (stop, pondering) = (self.stop.clone(), self.pondering.clone());
         let infinite = limits.infinite;
+        let (pondering, released) = (self.pondering.clone(), self.released.clone());
+
+        // The game is over: say so, and answer `bestmove (none)` when UCI allows.
+        let over = with_session!(&mut self.session, s => {
+            let mut list = MoveList::new();
+            s.game.game_moves(&mut s.pos, &mut list);
+            if list.is_empty() || s.pos.royals(&s.game, s.pos.side).is_empty() {
+                s.game.outcome(&mut s.pos)
+            } else {
+                None
+            }
+        });
+        if let Some(o) = over {
+            // As Fairy-Stockfish: `mate 0` for a game over by a decisive result.
+            let (score, verdict) = match o.verdict {
+                Verdict::Draw => ("cp 0", "a draw"),
+                Verdict::Loss => ("mate 0", "lost by the side to move"),
+                Verdict::Win => ("mate 0", "won by the side to move"),
+            };
+            say(&format!("info depth 0 score {score}"));
+            say(&format!("info string game over: {}, {verdict}", o.reason));
+            self.search = Some(std::thread::spawn(move || {
+                hold_bestmove(infinite, &pondering, &released);
+                say("bestmove (none)");
+            }));
+            return;
+        }
+
         let handle = with_session!(&self.session, s => s.spawn_search(
             limits,
             self.threads,
             self.tt.clone(),
             self.stop.clone(),
             Box::new(|game, i| {
+                // Only completed iterations arrive; a line without a move says nothing.
+                if i.pv.is_empty() {
+                    return;
+                }
                 let secs = i.time.as_secs_f64().max(1e-3);
                 let pv: Vec<String> = i.pv.iter().map(|&m| wire_move(game, m, None)).collect();
                 say(&format!(
@@ -270,10 +427,7 @@ impl Uci {
             }),
             Box::new(move |game, r| {
                 let wire = |m| wire_move(game, m, None);
-                // UCI: no bestmove before `stop` or `ponderhit` in infinite or ponder mode.
-                while (infinite || pondering.load(Ordering::Relaxed)) && !stop.load(Ordering::Relaxed) {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
+                hold_bestmove(infinite, &pondering, &released);
                 match r.best {
                     Some(b) => match r.ponder {
                         Some(p) => say(&format!("bestmove {} ponder {}", wire(b), wire(p))),
@@ -286,14 +440,41 @@ impl Uci {
         self.search = Some(handle);
     }
 
-    fn perft(&mut self, depth: u32) {
-        with_session!(&self.session, s => {
-            let counts = s.game.divide(&s.pos, depth, true, self.threads);
-            for (m, n) in &counts {
-                say(&format!("{}: {n}", s.wire(*m, None)));
-            }
-            let total: u64 = if depth == 0 { 1 } else { counts.iter().map(|c| c.1).sum() };
-            say(&format!("\nNodes searched: {total}\n"));
+    /// `go perft N` on its own thread: `stop` ends it (without a total), `isready` is
+    /// answered meanwhile.
+    fn perft(&mut self, depth: u64) {
+        let depth = if depth > MAX_PERFT {
+            say(&format!(
+                "info string error: go perft: depth {depth} capped at {MAX_PERFT}"
+            ));
+            MAX_PERFT
+        } else {
+            depth
+        } as u32;
+        self.stop.store(false, Ordering::Relaxed);
+        let (stop, threads) = (self.stop.clone(), self.threads);
+        let handle = with_session!(&self.session, s => {
+            let state = s.clone();
+            std::thread::spawn(move || match state.perft_divide(depth, threads, &stop) {
+                Some(counts) => {
+                    for (m, n) in &counts {
+                        say(&format!("{}: {n}", state.wire(*m, None)));
+                    }
+                    let total: u64 = if depth == 0 { 1 } else { counts.iter().map(|c| c.1).sum() };
+                    say(&format!("\nNodes searched: {total}\n"));
+                }
+                None => say("info string perft stopped"),
+            })
         });
+        self.search = Some(handle);
+    }
+}
+
+/// UCI forbids `bestmove` during an infinite or ponder search before `stop` (or
+/// `ponderhit`), even when the search has ended by itself (a depth or node limit, a
+/// mate): waits until it is allowed.
+fn hold_bestmove(infinite: bool, pondering: &AtomicBool, released: &AtomicBool) {
+    while (infinite || pondering.load(Ordering::Relaxed)) && !released.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(1));
     }
 }

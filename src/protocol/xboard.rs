@@ -9,7 +9,7 @@
 
 use super::cecp::{self, Ranks, XBOARD_OWN};
 use super::session::{Session, wire_move};
-use super::{Input, say};
+use super::{Input, Line, MAX_LINE, say};
 use crate::core::{Move, MoveKind};
 use crate::search::limits::Limits;
 use crate::search::tt::Table;
@@ -77,6 +77,12 @@ pub struct Xboard {
     think_started: Option<std::time::Instant>,
     /// The square of the piece the user last lifted (for a multi-leg move's second leg).
     lifted: Option<usize>,
+    /// `pong`s held back: a `ping` that arrives while the engine thinks on its move is
+    /// answered after the move (the spec), or when the search is called off.
+    pending_pongs: Vec<String>,
+    /// The last command switched to a variant other than normal chess (a `new` now
+    /// undoes it).
+    variant_just_set: bool,
 }
 
 impl Default for Xboard {
@@ -125,6 +131,8 @@ impl Xboard {
             ponder_done: None,
             think_started: None,
             lifted: None,
+            pending_pongs: Vec::new(),
+            variant_just_set: false,
         }
     }
 
@@ -150,7 +158,9 @@ impl Xboard {
         loop {
             select! {
                 recv(input) -> line => match line {
-                    Ok(l) => if !self.command(l.trim()) { break },
+                    Ok(Line::Text(l)) => if !self.command(l.trim()) { break },
+                    Ok(Line::NotUtf8(l)) => say(&format!("Error (not UTF-8): {}", Line::excerpt(&l))),
+                    Ok(Line::TooLong(n)) => say(&format!("Error (line of {n} bytes, longer than {MAX_LINE}): ignored")),
                     Err(_) => break,
                 },
                 recv(results) -> r => if let Ok((id, m, reply)) = r { self.finished(id, m, reply) },
@@ -169,11 +179,26 @@ impl Xboard {
             let _ = h.join();
         }
         self.search_id += 1;
+        // No move is coming: the held pings are answered now.
+        self.answer_pings();
+    }
+
+    /// Sends the held-back `pong`s.
+    fn answer_pings(&mut self) {
+        for n in std::mem::take(&mut self.pending_pongs) {
+            say(&format!("pong {n}"));
+        }
+    }
+
+    /// True while the engine thinks on its own move (not pondering, not analysing).
+    fn thinking(&self) -> bool {
+        self.search.as_ref().is_some_and(|s| s.1 == Purpose::Move)
     }
 
     fn command(&mut self, line: &str) -> bool {
         let (cmd, arg) = line.split_once(' ').unwrap_or((line, ""));
         let arg = arg.trim();
+        let after_variant = !line.is_empty() && std::mem::take(&mut self.variant_just_set);
         match cmd {
             "" | "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
             | "ics" | "." | "bk" | "nopause" => {}
@@ -195,6 +220,11 @@ impl Xboard {
             }
             "protover" => self.features(),
             "new" => {
+                if after_variant {
+                    say(
+                        "telluser kirin: 'new' resets the variant to normal chess; send 'variant NAME' after 'new'",
+                    );
+                }
                 self.halt();
                 match Self::session_for(&self.extra, "chess", self.xboard_starts) {
                     Ok(s) => self.set_session(s),
@@ -233,6 +263,9 @@ impl Xboard {
                     self.stop.store(true, Ordering::Relaxed);
                 }
             }
+            // Pondering and analysis do not count: only a search of the engine's own
+            // move holds the answer back until the move is out.
+            "ping" if self.thinking() => self.pending_pongs.push(arg.to_string()),
             "ping" => say(&format!("pong {arg}")),
             "undo" => self.take_back(1),
             "remove" => self.take_back(2),
@@ -271,7 +304,12 @@ impl Xboard {
             "memory" => match arg.parse::<usize>() {
                 Ok(mb) if (1..=65536).contains(&mb) => {
                     self.halt();
+                    // The old table goes first, so that its memory counts as available.
+                    self.tt = Arc::new(Table::new(1));
                     self.tt = Arc::new(Table::new(mb));
+                    if self.tt.mb() < mb {
+                        say(&format!("# memory: got {} MiB of {mb} asked", self.tt.mb()));
+                    }
                 }
                 _ => say(&format!("Error (bad size): memory {arg}")),
             },
@@ -288,7 +326,7 @@ impl Xboard {
             }
             "quit" => return false,
             _ if self.looks_like_move(cmd) && arg.is_empty() => self.user_move(cmd),
-            _ => say(&format!("Error (unknown command): {cmd}")),
+            _ => say(&format!("Error (unknown command): {}", Line::excerpt(cmd))),
         }
         true
     }
@@ -311,37 +349,43 @@ impl Xboard {
 
     /// `variant NAME`: switches to the variant; one XBoard does not know is described
     /// to it at once (`setup`, then `piece` per piece type), before any later `pong`.
+    /// All or nothing: a variant that is answered with an error changes nothing, not
+    /// even a running search.
     fn variant(&mut self, name: &str) {
-        self.halt();
         let Some(kirin) = self.names.iter().find(|v| v.0 == name).map(|v| v.1.clone()) else {
             say(&format!("Error (unsupported variant): variant {name}"));
             return;
         };
-        match Self::session_for(&self.extra, &kirin, self.xboard_starts) {
-            Ok(s) => self.set_session(s),
+        let session = match Self::session_for(&self.extra, &kirin, self.xboard_starts) {
+            Ok(s) => s,
             Err(e) => {
                 say(&format!("Error ({e}): variant {name}"));
                 return;
             }
-        }
-        if XBOARD_OWN.iter().any(|v| v.0 == name) {
-            return;
-        }
-        let described = with_session!(&self.session, s => {
-            cecp::describe(&s.game.spec, &s.pos.to_fen(&s.game))
-        });
-        match described {
-            Ok(d) => {
-                say(&d.setup);
-                for p in &d.pieces {
-                    say(p);
+        };
+        let own = XBOARD_OWN.iter().any(|v| v.0 == name);
+        let described = if own {
+            None
+        } else {
+            match with_session!(&session, s => cecp::describe(&s.game.spec, &s.pos.to_fen(&s.game)))
+            {
+                Ok(d) => Some(d),
+                Err(e) => {
+                    say(&format!(
+                        "tellusererror kirin cannot describe {name} to XBoard: {e}"
+                    ));
+                    say(&format!("Error ({e}): variant {name}"));
+                    return;
                 }
             }
-            Err(e) => {
-                say(&format!(
-                    "tellusererror kirin cannot describe {name} to XBoard: {e}"
-                ));
-                say(&format!("Error ({e}): variant {name}"));
+        };
+        self.halt();
+        self.set_session(session);
+        self.variant_just_set = name != "normal";
+        if let Some(d) = described {
+            say(&d.setup);
+            for p in &d.pieces {
+                say(p);
             }
         }
     }
@@ -644,6 +688,7 @@ impl Xboard {
         let Some(m) = best else {
             // No move: the game is over.
             self.claim_result();
+            self.answer_pings();
             return;
         };
         let text = with_session!(&mut self.session, s => {
@@ -657,7 +702,9 @@ impl Xboard {
             let comma = if i + 1 < legs.len() { "," } else { "" };
             say(&format!("move {leg}{comma}"));
         }
-        if self.claim_result() {
+        let over = self.claim_result();
+        self.answer_pings();
+        if over {
             return;
         }
         if self.ponder
