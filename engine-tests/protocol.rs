@@ -1238,6 +1238,31 @@ fn lines_that_are_not_utf8_or_too_long_are_answered() {
 
 /// Every progress line names a move: no `pv` without one, no CECP line without a PV.
 #[test]
+fn a_long_search_says_it_is_alive_every_second() {
+    let mut e = Engine::uci();
+    e.send("setoption name UCI_Variant value chu");
+    e.send("position startpos");
+    e.send("go movetime 2600");
+    let out = e.until(|l| l.starts_with("bestmove"));
+    let alive: Vec<&String> = out.iter().filter(|l| l.contains(" currmove ")).collect();
+    assert!(!alive.is_empty(), "no currmove line in 2.6 s: {out:?}");
+    for l in alive {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        let at = |w: &str| words.iter().position(|x| *x == w).map(|i| words[i + 1]);
+        assert!(at("currmove").is_some_and(|m| m.len() >= 4), "{l}");
+        assert!(
+            at("currmovenumber").is_some_and(|n| n.parse::<u32>().is_ok()),
+            "{l}"
+        );
+        assert!(
+            at("time").is_some_and(|t| t.parse::<u64>().unwrap() >= 900),
+            "{l}"
+        );
+    }
+    e.quit();
+}
+
+#[test]
 fn progress_lines_carry_a_move() {
     let mut e = Engine::uci();
     for variant in ["chess", "courier", "chu", "sho"] {
@@ -1251,7 +1276,10 @@ fn progress_lines_carry_a_move() {
         ] {
             e.send(go);
             let out = e.until(|l| l.starts_with("bestmove"));
-            for l in out.iter().filter(|l| l.starts_with("info depth")) {
+            for l in out
+                .iter()
+                .filter(|l| l.starts_with("info depth") && !l.contains(" currmove "))
+            {
                 let pv = l.split(" pv ").nth(1).unwrap_or("");
                 assert!(!pv.trim().is_empty(), "{variant} {go}: {l}");
             }

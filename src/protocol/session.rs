@@ -8,7 +8,7 @@ use crate::rules::position::Undo;
 use crate::rules::{Game, MoveList, Position};
 use crate::search::limits::Limits;
 use crate::search::tt::Table;
-use crate::search::{self, Context, Info, SearchResult};
+use crate::search::{self, Context, Info, Progress, SearchResult};
 use crate::variants::spec::VariantSpec;
 use crate::variants::{AnyGame, SpecError};
 use std::sync::Arc;
@@ -17,6 +17,8 @@ use std::thread::JoinHandle;
 
 /// Sees each completed iteration of a background search.
 pub type Reporter<const W: usize> = Box<dyn FnMut(&Game<W>, &Info) + Send>;
+/// Sees the progress of a long iteration, about once a second.
+pub type ProgressReporter<const W: usize> = Box<dyn FnMut(&Game<W>, &Progress) + Send>;
 /// Receives the result of a background search.
 pub type Finisher<const W: usize> = Box<dyn FnOnce(&Game<W>, SearchResult) + Send>;
 
@@ -139,7 +141,23 @@ impl<const W: usize> GameState<W> {
         threads: usize,
         tt: Arc<Table>,
         stop: Arc<AtomicBool>,
+        report: Reporter<W>,
+        done: Finisher<W>,
+    ) -> JoinHandle<()> {
+        let quiet: ProgressReporter<W> = Box::new(|_, _| {});
+        self.spawn_search_with_progress(limits, threads, tt, stop, report, quiet, done)
+    }
+
+    /// `spawn_search`, with `progress` called about once a second while an iteration runs.
+    #[allow(clippy::too_many_arguments)]
+    pub fn spawn_search_with_progress(
+        &self,
+        limits: Limits,
+        threads: usize,
+        tt: Arc<Table>,
+        stop: Arc<AtomicBool>,
         mut report: Reporter<W>,
+        mut progress: ProgressReporter<W>,
         done: Finisher<W>,
     ) -> JoinHandle<()> {
         let (game, eval, pos) = (self.game.clone(), self.eval.clone(), self.pos.clone());
@@ -150,7 +168,14 @@ impl<const W: usize> GameState<W> {
                 tt: &tt,
                 stop: &stop,
             };
-            let r = search::search(&ctx, &pos, &limits, threads, &mut |i| report(&game, i));
+            let r = search::search_with_progress(
+                &ctx,
+                &pos,
+                &limits,
+                threads,
+                &mut |i| report(&game, i),
+                &mut |p| progress(&game, p),
+            );
             done(&game, r);
         })
     }

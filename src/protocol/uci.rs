@@ -407,7 +407,7 @@ impl Uci {
             return;
         }
 
-        let handle = with_session!(&self.session, s => s.spawn_search(
+        let handle = with_session!(&self.session, s => s.spawn_search_with_progress(
             limits,
             self.threads,
             self.tt.clone(),
@@ -423,6 +423,15 @@ impl Uci {
                     "info depth {} seldepth {} multipv {} score {} nodes {} nps {:.0} hashfull {} time {} pv {}",
                     i.depth, i.seldepth, i.multipv, score_text(i.score), i.nodes,
                     i.nodes as f64 / secs, i.hashfull, i.time.as_millis(), pv.join(" ")
+                ));
+            }),
+            // A long iteration shows it is alive, as Stockfish's `currmove` lines do.
+            Box::new(|game, p| {
+                let secs = p.time.as_secs_f64().max(1e-3);
+                say(&format!(
+                    "info depth {} currmove {} currmovenumber {} nodes {} nps {:.0} time {}",
+                    p.depth, wire_move(game, p.currmove, None), p.number, p.nodes,
+                    p.nodes as f64 / secs, p.time.as_millis()
                 ));
             }),
             Box::new(move |game, r| {
