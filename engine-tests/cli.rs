@@ -372,3 +372,24 @@ fn every_command_plays_the_same_default_game_and_names_match_in_any_case() {
     let (_, out, _) = kirin(&["--help"]);
     assert!(out.contains("UCI") && out.contains("xboard"), "{out}");
 }
+
+#[test]
+fn sudden_death_games_are_not_lost_on_time() {
+    // A short sudden-death clock used to run down until a move's own overhead flagged it
+    // (35 of 98 runs at 2+0, 1+0 and 0.5+0.01); the reserve is never spent.
+    let (code, out, err) = kirin(&[
+        "selfplay",
+        "--variant",
+        "chess",
+        "--games",
+        "3",
+        "--tc",
+        "0.3+0",
+        "--seed",
+        "5",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.matches("game ").count(), 3, "{out}");
+    assert!(!out.contains("time forfeit"), "{out}");
+    assert!(out.contains("clocks: White"), "{out}");
+}
