@@ -393,3 +393,15 @@ fn sudden_death_games_are_not_lost_on_time() {
     assert!(!out.contains("time forfeit"), "{out}");
     assert!(out.contains("clocks: White"), "{out}");
 }
+
+#[test]
+fn a_position_too_crowded_for_a_move_list_is_refused() {
+    // Sixty Lions once overflowed the move list and aborted the engine.
+    let fen = format!(
+        "{}12/12/12/12/12/12/5K4k1 w - - 0 1",
+        "NNNNNNNNNNNN/".repeat(5)
+    );
+    let (code, _, err) = kirin(&["perft", "--variant", "chu", "--fen", &fen, "--depth", "1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("too many pieces"), "{err}");
+}

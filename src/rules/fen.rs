@@ -71,6 +71,7 @@ impl<const W: usize> Position<W> {
             pos.fullmove = number(f, "move number")?.max(1);
         }
         check_royals(game, &pos)?;
+        game.check_capacity(&pos)?;
         pos.key = pos.compute_key(game);
         Ok(pos)
     }

@@ -135,6 +135,9 @@ pub struct Game<const W: usize> {
     pub sanctuaries: bool,
     /// Count of each piece index in the start position (for promotion limits).
     pub initial_counts: Vec<u32>,
+    /// Per piece index: the most moves one such piece can have in a position, itself or
+    /// anything it may become (see `capacity`).
+    pub move_bounds: Vec<usize>,
     pub zobrist: Zobrist,
 }
 
@@ -190,6 +193,7 @@ impl<const W: usize> Game<W> {
             swappers: [Vec::new(), Vec::new()],
             sanctuaries: false,
             initial_counts: vec![0; 2 * types],
+            move_bounds: Vec::new(),
             zobrist: Zobrist::new(2 * types, squares),
         };
         g.collect_directions();
@@ -213,6 +217,7 @@ impl<const W: usize> Game<W> {
         }
         g.build_attack_tables();
         g.compile_sanctuaries();
+        g.move_bounds = g.piece_move_bounds();
         for (name, fen) in std::iter::once((&"start".to_string(), &spec.start))
             .chain(spec.starts.iter().map(|(n, f)| (n, f)))
         {

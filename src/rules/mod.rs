@@ -2,6 +2,7 @@
 //! positions, move generation, FEN, notation and perft.
 
 pub mod betza;
+pub mod capacity;
 pub mod fen;
 pub mod game;
 pub mod hooks;

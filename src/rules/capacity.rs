@@ -1,0 +1,151 @@
+//! How many moves a position can have. A move list has a fixed capacity (`MAX_MOVES`), so
+//! every position kirin accepts must be one whose moves, and those of every position play
+//! can reach from it, fit: a crowded FEN (a Chu board of sixty Lions) once overflowed it
+//! and aborted the engine. The bound is per piece: the most moves one piece of its kind
+//! can have from any square of an empty board (every target, every promotion choice,
+//! every two-leg move), taken over the kinds it may later become, since promotion is the
+//! only way play changes a piece. Positions only lose pieces in play, so a position within
+//! the bound keeps every later one within it.
+
+use crate::core::Color;
+use crate::rules::fen::FenError;
+use crate::rules::game::Game;
+use crate::rules::movegen::MAX_MOVES;
+use crate::rules::position::Position;
+
+impl<const W: usize> Game<W> {
+    /// Per piece index: the most moves one such piece, or any piece it may become, can
+    /// have in one position.
+    pub(crate) fn piece_move_bounds(&self) -> Vec<usize> {
+        let own: Vec<usize> = (0..2 * self.types)
+            .map(|pc| self.own_move_bound(pc))
+            .collect();
+        (0..2 * self.types)
+            .map(|pc| {
+                self.may_become(pc)
+                    .into_iter()
+                    .map(|q| own[q])
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect()
+    }
+
+    /// The piece indices `pc` is or may become by promotion or redeployment, in any
+    /// number of steps.
+    fn may_become(&self, pc: usize) -> Vec<usize> {
+        let mut seen = vec![pc];
+        let mut i = 0;
+        while i < seen.len() {
+            let p = seen[i];
+            let next = self.promotions[p]
+                .iter()
+                .flat_map(|pr| pr.choices.iter().copied())
+                .chain(self.redeploys_as[p]);
+            for q in next {
+                if !seen.contains(&q) {
+                    seen.push(q);
+                }
+            }
+            i += 1;
+        }
+        seen
+    }
+
+    /// The most moves one piece of index `pc` has from any square, on an otherwise
+    /// empty board, each target counted with every promotion it may make.
+    fn own_move_bound(&self, pc: usize) -> usize {
+        let tab = &self.tables[pc];
+        let reach = |dir: u8, from: usize, max: u8| {
+            let n = self.rays[dir as usize * self.squares + from].count() as usize;
+            if max == 0 { n } else { n.min(max as usize) }
+        };
+        let per_target = 1 + self.promotions[pc].as_ref().map_or(0, |p| p.choices.len());
+        (0..self.squares)
+            .map(|from| {
+                let leaps = (tab.leap_move[from] | tab.leap_capture[from]).count() as usize;
+                let slides: usize = tab.slides.iter().map(|s| reach(s.dir, from, s.max)).sum();
+                let two_legs: usize = tab.two_legs[from]
+                    .iter()
+                    .map(|l| reach(l.second.dir, l.via as usize, l.second.max))
+                    .sum();
+                (leaps + slides + tab.specials[from].len() + two_legs) * per_target
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// An upper bound of the moves `color` can have in `pos` or any position play reaches
+    /// from it.
+    pub fn move_bound(&self, pos: &Position<W>, color: Color) -> usize {
+        let mut bound = 0;
+        let mut pieces = 0;
+        for t in 0..self.types {
+            let pc = 2 * t + color;
+            let n = pos.by_piece[pc].count() as usize;
+            pieces += n;
+            bound += n * self.move_bounds[pc];
+        }
+        // En passant (two pawns at most take on one square), castling with two rooks,
+        // the pass, and the moves of the sanctuary rules: a royal swap with any friendly
+        // piece, a resting piece redeployed to any square.
+        bound += 2 + 2 + 1;
+        if !self.swappers[color].is_empty() {
+            bound += pieces * self.swappers[color].len();
+        }
+        let resting = (0..self.types)
+            .map(|t| 2 * t + color)
+            .filter(|&pc| self.rests[pc])
+            .map(|pc| pos.by_piece[pc].count() as usize)
+            .sum::<usize>();
+        bound + resting * self.squares
+    }
+
+    /// Refuses a position whose moves might not fit a move list.
+    pub fn check_capacity(&self, pos: &Position<W>) -> Result<(), FenError> {
+        for color in 0..2 {
+            let bound = self.move_bound(pos, color);
+            if bound > MAX_MOVES {
+                return Err(FenError(format!(
+                    "{} has too many pieces for kirin: they could have {bound} moves in one \
+                     position, and a position may have at most {MAX_MOVES}",
+                    if color == 0 { "White" } else { "Black" }
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::Position;
+    use crate::rules::movegen::MAX_MOVES;
+    use crate::variants::{AnyGame, builtin};
+
+    #[test]
+    fn every_start_fits_and_the_bound_holds_for_real_move_counts() {
+        for spec in builtin() {
+            let any = AnyGame::new(spec).unwrap();
+            crate::with_game!(&any, g => {
+                let mut pos = Position::from_fen(g, &spec.start).unwrap();
+                let bound = g.move_bound(&pos, pos.side);
+                assert!(bound <= MAX_MOVES, "{}: {bound}", spec.name);
+                let mut list = crate::rules::MoveList::new();
+                g.legal_moves(&mut pos, &mut list);
+                assert!(list.len() <= bound, "{}: {} > {bound}", spec.name, list.len());
+            });
+        }
+    }
+
+    #[test]
+    fn a_board_of_lions_is_refused() {
+        let any = AnyGame::builtin("chu").unwrap();
+        crate::with_game!(&any, g => {
+            let lions = "NNNNNNNNNNNN/".repeat(5);
+            let fen = format!("{lions}12/12/12/12/12/12/5K4k1 w - - 0 1");
+            let err = Position::from_fen(g, &fen).unwrap_err();
+            assert!(err.0.contains("too many pieces"), "{}", err.0);
+        });
+    }
+}
