@@ -405,3 +405,32 @@ fn a_position_too_crowded_for_a_move_list_is_refused() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("too many pieces"), "{err}");
 }
+
+#[test]
+fn en_passant_false_means_no_en_passant() {
+    // After e2e4 a7a6 e4e5 f7f5, White may take on f6 in chess, not without en passant.
+    let moves = "e2e4 a7a6 e4e5 f7f5";
+    let (_, out, _) = kirin(&[
+        "perft",
+        "--variant",
+        "chess",
+        "--moves",
+        moves,
+        "--depth",
+        "1",
+    ]);
+    assert!(out.contains("Nodes searched: 31"), "{out}");
+    let (code, out, err) = kirin(&[
+        "perft",
+        "--variant",
+        "chess",
+        "--rule",
+        "en_passant=false",
+        "--moves",
+        moves,
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Nodes searched: 30"), "{out}");
+}

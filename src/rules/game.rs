@@ -383,7 +383,10 @@ impl<const W: usize> Game<W> {
                             } else {
                                 Bitboard::EMPTY
                             };
-                            let double_step = atom.initial
+                            // Only a game with en passant lets a double step be taken
+                            // on the square it skipped (`en_passant = false` is honoured).
+                            let double_step = self.spec.en_passant
+                                && atom.initial
                                 && self.spec.pieces[t].pawn
                                 && dx == 0
                                 && dy.abs() == 2
