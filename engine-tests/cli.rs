@@ -434,3 +434,39 @@ fn en_passant_false_means_no_en_passant() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("Nodes searched: 30"), "{out}");
 }
+
+#[test]
+fn definition_keys_that_would_do_nothing_are_refused() {
+    let (code, _, err) = kirin(&[
+        "perft",
+        "--variant",
+        "courier",
+        "--rule",
+        "okazaki=true",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("lion-trading"), "{err}");
+    let (code, _, err) = kirin(&[
+        "perft",
+        "--variant",
+        "courier",
+        "--rule",
+        "castling=true",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("castles = true"), "{err}");
+    let (code, _, err) = kirin(&[
+        "perft",
+        "--variant",
+        "chu",
+        "--rule",
+        "okazaki=true",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(code, 0, "Chu has the Lion-trading rules: {err}");
+}

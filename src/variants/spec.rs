@@ -562,6 +562,19 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
             other => return Err(err(format!("unknown hook '{other}' (known: lion-trading)"))),
         });
     }
+    // Keys that would be silently ignored are refused instead.
+    if raw.okazaki == Some(true) && !hooks.contains(&Hook::LionTrading) {
+        return Err(err(
+            "okazaki = true needs hooks = [\"lion-trading\"] (it refines the Lion-trading rules)"
+                .into(),
+        ));
+    }
+    if raw.castling == Some(true) && !pieces.iter().any(|p: &PieceSpec| p.castles) {
+        return Err(err(
+            "castling = true, but no piece has castles = true (the piece the royal castles with)"
+                .into(),
+        ));
+    }
     let promotion_ranks = raw.promotion_ranks.unwrap_or(1);
     if promotion_ranks == 0 || promotion_ranks as usize > h {
         return Err(err("promotion_ranks out of range".into()));
