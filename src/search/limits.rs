@@ -92,7 +92,19 @@ impl Clock {
         };
         // Never more than half of what is left after the overhead, whatever the increment.
         let ceiling = left.saturating_sub(OVERHEAD) / 2;
-        let usable = left.saturating_sub(RESERVE.min(left));
+        if left <= RESERVE {
+            // Down to the reserve: rebuild it from the increment (spend a third of it) and
+            // let even an unfinished first iteration stop early, at a twentieth of what is
+            // left, so that a long sudden-death game does not flag.
+            let spend = (limits.inc / 3).min(ceiling);
+            return Clock {
+                start,
+                soft: Some(spend),
+                hard: Some(spend),
+                panic: Some((left / 20).max(limits.inc / 2).min(ceiling)),
+            };
+        }
+        let usable = left - RESERVE;
         let moves = limits
             .movestogo
             .map_or_else(|| moves_to_plan_for(pieces), |m| m.clamp(1, 100));
@@ -178,15 +190,27 @@ mod tests {
             let c = Clock::new(&l, 32);
             assert_eq!(c.soft, Some(Duration::ZERO), "{ms} ms left");
             assert_eq!(c.hard, Some(Duration::ZERO), "{ms} ms left");
+            assert!(
+                c.panic.unwrap() <= Duration::from_millis(ms) / 20,
+                "{ms} ms left"
+            );
         }
-        // With an increment the engine lives on it, but never past half its clock.
+        // With an increment the engine spends a third of it, rebuilding the reserve, and
+        // never more than half its clock.
+        let l = Limits {
+            time: Some(Duration::from_millis(60)),
+            inc: Duration::from_millis(30),
+            ..Default::default()
+        };
+        let c = Clock::new(&l, 32);
+        assert_eq!(c.hard, Some(Duration::from_millis(10)), "{c:?}");
         let l = Limits {
             time: Some(Duration::from_millis(60)),
             inc: Duration::from_millis(400),
             ..Default::default()
         };
         let c = Clock::new(&l, 32);
-        assert!(c.hard.unwrap() <= Duration::from_millis(23), "{c:?}");
+        assert!(c.panic.unwrap() <= Duration::from_millis(23), "{c:?}");
     }
 
     #[test]
