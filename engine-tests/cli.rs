@@ -313,7 +313,7 @@ fn definitions_that_cannot_work_are_refused() {
 
 #[test]
 fn quiescence_stays_small_with_many_promoting_captures() {
-    // Every pawn of both sides can take and promote: without the table in quiescence
+    // Every pawn of both sides can take and promote: without a bound on quiescence
     // depth 1 took 18.7M nodes.
     let (code, out, err) = kirin(&[
         "analyse",

@@ -31,6 +31,8 @@ pub const MATE_BOUND: i32 = MATE - 1000;
 pub const RULE_WIN: i32 = MATE_BOUND - 1000;
 const INF: i32 = 31000;
 const MAX_PLY: usize = 120;
+/// Quiescence plies in which every capture is searched; deeper, only recaptures.
+const FULL_QUIESCENCE: usize = 6;
 
 /// One line of search progress.
 #[derive(Clone, Debug)]
@@ -656,7 +658,7 @@ impl<'a, const W: usize> Worker<'a, W> {
             depth
         };
         if depth <= 0 {
-            return self.quiesce(alpha, beta, ply);
+            return self.quiesce(alpha, beta, ply, 0, None);
         }
         let key = self.pos.key;
         let hit = self.shared.tt.probe(key);
@@ -797,7 +799,18 @@ impl<'a, const W: usize> Worker<'a, W> {
         best
     }
 
-    fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// Quiescence search. `qply` counts its plies; past `FULL_QUIESCENCE` plies only
+    /// recaptures on `last_to` (the square the previous move went to) are searched, which
+    /// bounds it where both sides have many independent captures: a Sho position with a
+    /// dozen promoting pawn captures for each side took 18.7M nodes at depth 1.
+    fn quiesce(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: usize,
+        last_to: Option<usize>,
+    ) -> i32 {
         self.pv_len[ply] = ply;
         if self.tick() {
             return 0;
@@ -810,21 +823,6 @@ impl<'a, const W: usize> Worker<'a, W> {
         if ply >= MAX_PLY - 2 {
             return self.eval.evaluate(g, &self.pos);
         }
-        // Transpositions: many captures in any order reach the same positions, which
-        // without the table made quiescence exponential where both sides can take a lot
-        // (a Sho position with a dozen promoting captures took 13M nodes at depth 1).
-        let key = self.pos.key;
-        let hit = self.shared.tt.probe(key);
-        if let Some(h) = hit {
-            let s = from_tt(h.score, ply);
-            match h.bound {
-                Bound::Exact => return s,
-                Bound::Lower if s >= beta => return s,
-                Bound::Upper if s <= alpha => return s,
-                _ => {}
-            }
-        }
-        let original_alpha = alpha;
         let in_check = g.uses_check() && g.in_check(&self.pos);
         let mut best = -INF;
         if !in_check {
@@ -845,17 +843,13 @@ impl<'a, const W: usize> Worker<'a, W> {
                 self.is_capture(*m) || (m.promotes_to().is_some() && m.kind() != MoveKind::Redeploy)
             });
         }
-        let tt_move = hit.and_then(|h| h.mv);
+        if !in_check && qply >= FULL_QUIESCENCE {
+            list.retain(|m| Some(m.to()) == last_to);
+        }
         let mut keys: Vec<i32> = list
             .iter()
-            .map(|&m| {
-                if Some(m) == tt_move {
-                    return i32::MAX;
-                }
-                self.gain(m) * 8 - self.eval.value_of(self.pos.board[m.from()]) / 8
-            })
+            .map(|&m| self.gain(m) * 8 - self.eval.value_of(self.pos.board[m.from()]) / 8)
             .collect();
-        let mut best_move = None;
         for i in 0..list.len() {
             let j = (i..list.len())
                 .max_by_key(|&j| keys[j])
@@ -867,7 +861,7 @@ impl<'a, const W: usize> Worker<'a, W> {
                 continue;
             }
             let u = self.pos.make(g, m);
-            let score = -self.quiesce(-beta, -alpha, ply + 1);
+            let score = -self.quiesce(-beta, -alpha, ply + 1, qply + 1, Some(m.to()));
             self.pos.unmake(m, u);
             if self.stopped {
                 return 0;
@@ -876,25 +870,12 @@ impl<'a, const W: usize> Worker<'a, W> {
                 best = score;
                 if score > alpha {
                     alpha = score;
-                    best_move = Some(m);
                     self.update_pv(ply, m);
                     if score >= beta {
                         break;
                     }
                 }
             }
-        }
-        if best > -INF {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if alpha > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            self.shared
-                .tt
-                .store(key, best_move, to_tt(best, ply), 0, bound);
         }
         best
     }

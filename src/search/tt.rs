@@ -144,11 +144,6 @@ impl Table {
         if old != 0 && old_key == key && old_age == age && depth + 2 < old_depth {
             return;
         }
-        // Quiescence results (depth 0) are many and cheap to redo: they never evict a
-        // deeper entry of the current search.
-        if depth <= 0 && old != 0 && old_age == age && old_depth > 0 {
-            return;
-        }
         let mv = mv.or_else(|| {
             if old_key == key {
                 Move::from_bits(old as u32)
