@@ -30,10 +30,20 @@ const MOP_EDGE: i32 = 16;
 const MOP_CORNER: i32 = 6;
 /// ...per king step that the stronger side's royal stands closer to it...
 const MOP_CLOSE: i32 = 6;
-/// ...per king step that each of the stronger side's other pieces does...
-const MOP_HUNT: i32 = 2;
+/// ...per king step that each of the stronger side's other pieces does (counted as for
+/// at most `MOP_HUNTERS` pieces next to it, so that a large army does not make the
+/// mop-up outweigh its material)...
+const MOP_HUNT: i32 = 4;
+const MOP_HUNTERS: i32 = 6;
 /// ...and per square of the eight next to it that is off the board or attacked.
 const MOP_FREE: i32 = 8;
+/// The mop-up applies as well while the weaker side has at most this many other pieces...
+const MOP_FEW: u32 = 2;
+/// ...and the stronger side's other pieces are worth at least this much more, and at
+/// least twice as much (a won ending where the King must be hunted down while its last
+/// pieces run: Fairy-Max's King, Courier and Pawn against kirin's Man, Schleich, Fers,
+/// two Alfils and two Pawns was drawn by the 50-move rule).
+const MOP_MARGIN: i32 = 300;
 
 /// Precomputed evaluation tables of one game.
 pub struct Eval {
@@ -170,12 +180,27 @@ impl Eval {
 
     /// The mop-up bonus of `strong` when the opponent has only royal pieces left and
     /// `strong` has more: the lone royals driven to the edge and into a corner, where
-    /// they can be mated, and `strong`'s royal brought near them. Zero in every other
+    /// they can be mated, `strong`'s royal and other pieces brought near them, the
+    /// squares next to them taken away. The same while the opponent has at most
+    /// `MOP_FEW` other pieces and `strong` a clear material lead (`MOP_MARGIN`), where
+    /// the King is mated before its last pieces can be caught. Zero in every other
     /// material situation, so that normal play is untouched.
     pub fn mop_up<const W: usize>(&self, game: &Game<W>, pos: &Position<W>, strong: usize) -> i32 {
         let weak = strong ^ 1;
-        if !game.is_bare(pos, weak) || game.is_bare(pos, strong) {
+        let royals = pos.royals(game, strong);
+        let ours = pos.by_color[strong].andnot(royals);
+        let theirs = pos.by_color[weak].andnot(pos.royals(game, weak));
+        if ours.is_empty() || theirs.count() > MOP_FEW {
             return 0;
+        }
+        if !theirs.is_empty() {
+            let worth = |set: crate::core::Bitboard<W>| -> i32 {
+                set.into_iter().map(|sq| self.value_of(pos.board[sq])).sum()
+            };
+            let (s, w) = (worth(ours), worth(theirs));
+            if s - w < w.max(MOP_MARGIN) {
+                return 0;
+            }
         }
         let g = &game.geo;
         let distance = |a: usize, b: usize| {
@@ -183,16 +208,14 @@ impl Eval {
                 .abs()
                 .max((g.rank(a) as i32 - g.rank(b) as i32).abs())
         };
-        let royals = pos.royals(game, strong);
         let mut bonus = 0;
         for k in pos.royals(game, weak) {
             bonus += self.cornered[k];
             if let Some(r) = royals.first() {
                 bonus += MOP_CLOSE * (self.span - distance(r, k));
             }
-            for p in pos.by_color[strong].andnot(royals) {
-                bonus += MOP_HUNT * (self.span - distance(p, k));
-            }
+            let hunt: i32 = ours.into_iter().map(|p| self.span - distance(p, k)).sum();
+            bonus += MOP_HUNT * hunt.min(MOP_HUNTERS * self.span);
             let free = self.neighbours[k]
                 .iter()
                 .filter(|&&n| n as usize != k && !game.attacked(pos, n as usize, strong))
@@ -312,7 +335,12 @@ mod tests {
             assert_eq!(mop("12/12/12/5k6/12/12/12/1R4K5 w - - 0 1", 1), 0);
             assert_eq!(mop("k11/12/12/12/12/12/12/11K w - - 0 1", WHITE), 0);
             assert_eq!(mop(&g.spec.start, WHITE), 0);
-            assert_eq!(mop("k10f/12/12/12/12/12/12/1R4K5 w - - 0 1", WHITE), 0);
+            // Also while the weaker side has little left and the stronger a clear lead;
+            // not while material is even or the weaker side has more pieces.
+            let fers = mop("k10f/12/12/12/12/12/12/1R4K5 w - - 0 1", WHITE);
+            assert_eq!(fers, corner);
+            assert_eq!(mop("k10b/12/12/12/12/12/12/1R4K5 w - - 0 1", WHITE), 0);
+            assert_eq!(mop("k8fff/12/12/12/12/12/12/1RRRR1K5 w - - 0 1", WHITE), 0);
             // The evaluation carries it, seen from the bare side to move.
             let black = |fen: &str| e.evaluate(g, &Position::from_fen(g, fen).unwrap());
             assert_eq!(
