@@ -725,12 +725,30 @@ impl Xboard {
                 Verdict::Win => side != own,
                 Verdict::Draw => false,
             };
+            // No move but ones the repetition rule forbids (Chu): XBoard, which does not
+            // know the rule, sees legal moves and no stalemate; for kirin's real rules the
+            // side to move is stalemated, which XBoard accepts only as a resignation.
+            let unseen = |s: &mut super::session::GameState<_>| {
+                let mut list = crate::rules::MoveList::new();
+                s.game.legal_moves(&mut s.pos, &mut list);
+                !list.is_empty()
+            };
             if !verified {
                 outcome.map(|o| (o, side))
             } else if let Some(o) =
                 outcome.filter(|o| matches!(o.reason, "checkmate" | "stalemate") || own_loss(o))
             {
-                Some((o, side))
+                if o.reason == "stalemate" && unseen(s) {
+                    (side == own).then_some((
+                        crate::rules::outcome::Outcome {
+                            verdict: Verdict::Loss,
+                            reason: "stalemate",
+                        },
+                        side,
+                    ))
+                } else {
+                    Some((o, side))
+                }
             } else {
                 // The session plays on past a bare King; by the real rules a bared kirin
                 // (that cannot bare the opponent back at once) has lost.
