@@ -5,20 +5,21 @@
 # needs. Fails on a forfeit, an illegal move, a claim XBoard rejected ("False win claim",
 # "... but bare king"), a result other than the one kirin claimed, or a hang (no decided
 # game in time). A chu game with legality testing on (LEGALITY=true), where XBoard judges
-# kirin's claims by its own rules, follows the three.
+# kirin's claims by its own rules, comes first; its evidence is kept in
+# target/xboard/chu-legality-true/.
 # Tamerlane is played without the King swap (scripts/tamerlane-xboard.toml): XBoard has
 # no move that exchanges two pieces, so a swap would leave its board behind the game's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
-for run in "chu 0:15+0.15" "courier 0:10+0.1" "tamerlane-noswap 0:15+0.15" "chu 0:15+0.15 true"; do
+for run in "chu 0:15+0.15 true" "chu 0:15+0.15" "courier 0:10+0.1" "tamerlane-noswap 0:15+0.15"; do
   set -- $run
   echo "== XBoard: $1 at $2${3:+, legality testing $3}"
   out=target/xboard/$1
   ok=true
   LEGALITY=${3:-} VARIANTS_FILE=scripts/tamerlane-xboard.toml scripts/xboard-match.sh "$1" 1 "$2" || ok=false
   if [ -n "${3:-}" ]; then
-    # Keep the evidence apart from the default run's.
+    # Keep the evidence apart from the default run's, which would overwrite it.
     rm -rf "$out-legality-$3"
     if [ -d "$out" ]; then mv "$out" "$out-legality-$3"; fi
     out=$out-legality-$3
