@@ -229,6 +229,8 @@ fn cecp_game_with_lion_double_moves() {
     e.send("protover 2");
     let f = e.until(|l| l.contains("done=1"));
     assert!(f.last().unwrap().contains("variants=\"normal,courier,chu,"));
+    // Chu's own rules, bare King included (by default kirin plays on to mate).
+    e.send("option Claim only mate and stalemate=0");
     e.send("variant chu");
     e.send("memory 16");
     e.send("ping 1");

@@ -13,7 +13,11 @@
 # cutechess-cli is not packaged by Debian; it builds from its public source against
 # Debian's Qt (see docs/protocols.md). Set CUTECHESS to its path, or put it on the PATH.
 # Output: target/cutechess/<variant>-<protocol>.pgn and the score lines; exits non-zero
-# if a game was lost on time, by an illegal move or by a disconnect.
+# if a game was lost on time, by an illegal move, by a disconnect or by an invalid result
+# claim (cutechess checks every claim against its own rules and forfeits a false one).
+# cutechess knows Courier's own rules (bare King, stalemate loses), so over CECP kirin
+# gets its option "Claim only mate and stalemate" (meant for XBoard, which knows neither)
+# switched off and plays and claims by the variant's rules.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -51,7 +55,8 @@ for variant in $VARIANTS; do
   echo "${START[$variant]}" >"$fens"
   for proto in ${PROTOCOLS:-uci xboard}; do
     options=()
-    [ "$proto" = xboard ] && options=("option.XBoard start positions=false")
+    [ "$proto" = xboard ] && options=("option.XBoard start positions=false"
+      "option.Claim only mate and stalemate=false")
     pgn="$OUT/$variant-$proto.pgn"
     rm -f "$pgn"
     log="$OUT/$variant-$proto.log"
@@ -63,9 +68,10 @@ for variant in $VARIANTS; do
       -pgnout "$pgn" >"$log" 2>&1 || true
     echo "== $variant, kirin over $proto"
     grep -E '^(Score of|Elo difference|Finished match)' "$log" || tail -5 "$log"
-    if grep -qiE 'loses on time|illegal move|disconnects|connection stalls' "$pgn" "$log"; then
+    forfeit='loses on time|illegal move|disconnects|connection stalls|invalid result claim'
+    if grep -qiE "$forfeit" "$pgn" "$log"; then
       echo "!! forfeits in $variant/$proto:"
-      grep -hiE 'loses on time|illegal move|disconnects|connection stalls' "$pgn" "$log" | sort | uniq -c
+      grep -hiE "$forfeit" "$pgn" "$log" | sort | uniq -c
       status=1
     fi
   done

@@ -12,10 +12,19 @@
 # passes a definitions file to kirin (`--variants-file`), whose games it then offers.
 # Written to target/xboard/VARIANT/: games.pgn (XBoard's PGN, one `{reason} result` per
 # game), xboard.debug (all traffic), board-start.png and board.png (screenshots of the
-# board near the start and near the end), summary.txt. Exits non-zero if a game ended by
-# a forfeit or an illegal move, or if XBoard hung (no game finished within the time limit).
+# board near the start and near the end), summary.txt (per game: the result and its
+# reason, kirin's own claim, kirin's clock at its last move). Exits non-zero if a game
+# ended by a forfeit or an illegal move, if XBoard rejected a claim ("False win claim",
+# "False draw claim", "... but bare king"), if a game's result differs from the result
+# kirin claimed for it, or if XBoard hung (no game finished within the time limit).
 # Legality testing is on where XBoard can check the variant's rules (courier); Chu's
-# Lion-trading rules are beyond XBoard, so there it is off, as with HaChu.
+# Lion-trading rules are beyond XBoard, so there it is off by default, as with HaChu.
+# With legality testing on XBoard judges every claim of a win or a draw by its own rules
+# (checkmate, and stalemate as it scores it; it knows no bare-king rule outside
+# Shatranj): kirin's CECP option "Claim only mate and stalemate", on by default, makes it
+# play by those results and claim only them and its own losses. With legality testing
+# off XBoard takes every claim, so kirin gets the option switched off and plays and
+# claims by the variant's own rules.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -70,6 +79,11 @@ case $VARIANT in
     ;;
 esac
 legality=${LEGALITY:-$legality}
+# kirin's option: XBoard's verifiable results while XBoard tests legality, the variant's
+# own rules otherwise.
+claims_option="Claim only mate and stalemate=$([ "$legality" = true ] && echo 1 || echo 0)"
+options=(-firstOptions "$claims_option")
+[ "$SECOND" = "$KIRIN" ] && options+=(-secondOptions "$claims_option")
 
 OUT=target/xboard/$VARIANT
 rm -rf "$OUT"
@@ -86,7 +100,7 @@ sleep 1
 
 /usr/games/xboard -variant "$XVARIANT" \
   -fcp "$KIRIN" -fd "$OUT" -scp "$SECOND" -sd "$OUT" \
-  -mg "$GAMES" -tc "$BASE" -inc "$INC" -testLegality "$legality" "${extra[@]}" \
+  -mg "$GAMES" -tc "$BASE" -inc "$INC" -testLegality "$legality" "${extra[@]}" "${options[@]}" \
   -sgf "$OUT/games.pgn" -saveSettingsOnExit false -adjudicateDrawMoves 400 \
   -xponder -defaultHashSize 64 -popupExitMessage false -popupMoveErrors false -debug -nameOfDebugFile "$OUT/xboard.debug" \
   >"$OUT/xboard.out" 2>&1 &
@@ -114,10 +128,81 @@ done
 rm -f "$OUT/board.png.tmp"
 finished=$(grep -cE '^\[Result "(1-0|0-1|1\/2-1\/2)"' "$OUT/games.pgn" 2>/dev/null || true)
 bad=$(grep -ciE 'forfeit|illegal|false illegal|invalid move' "$OUT/games.pgn" || true)
+
+# Each game against kirin's own account of it. The PGN gives XBoard's result and reason
+# ({reason} result at the end of a game); the debug log gives, per game (from `new` to
+# the `result` XBoard sends at its end), kirin's claims (its output lines `1-0 {reason}`,
+# a claim that arrives after the game ended counting for that game) and the clock XBoard
+# last gave kirin (`time`, centiseconds). A game fails if XBoard rejected a claim or if
+# its result is not the one kirin claimed.
+kirin_labels=first
+[ "$SECOND" = "$KIRIN" ] && kirin_labels="first second"
+games_report() {
+  awk -v labels="$kirin_labels" '
+    function finish_pgn() {
+      if (!in_game) return
+      text = movetext
+      gsub(/[ \t\r\n]+/, " ", text)
+      sub(/ +$/, "", text)
+      reason[games] = "(none)"
+      if (match(text, /\{[^}]*\} *(1-0|0-1|1\/2-1\/2|\*)$/)) {
+        tail = substr(text, RSTART)
+        reason[games] = substr(tail, 2, index(tail, "}") - 2)
+      }
+      in_game = 0
+    }
+    BEGIN { n = split(labels, l, " "); for (i = 1; i <= n; i++) kirin[l[i]] = 1 }
+    FNR == NR {
+      if ($0 ~ /^\[Event /) { finish_pgn(); games++; in_game = 1; movetext = ""; next }
+      if ($0 ~ /^\[Result /) { r = $2; gsub(/[]"]/, "", r); result[games] = r; next }
+      if ($0 !~ /^\[/) movetext = movetext " " $0
+      next
+    }
+    FNR == 1 { finish_pgn() }
+    $0 ~ /^[0-9]+ [<>](first|second) ?: / {
+      dir = substr($2, 1, 1)
+      who = ($2 ~ /first/) ? "first" : "second"
+      msg = $0
+      sub(/^[0-9]+ [<>](first|second) ?: /, "", msg)
+      if (dir == ">" && who == "first" && msg == "new") started = 1
+      else if (dir == ">" && who == "first" && msg ~ /^result /) {
+        ended++; started = 0; clock[ended] = last_time; last_time = ""
+        split(msg, w, " "); xresult[ended] = w[2]
+      } else if (dir == ">" && who == "first" && msg ~ /^time [0-9]+$/) {
+        split(msg, w, " "); last_time = w[2]
+      } else if (dir == "<" && kirin[who] && msg ~ /^(1-0|0-1|1\/2-1\/2) \{/) {
+        g = started ? ended + 1 : ended
+        if (g < 1) g = 1
+        claims[g] = claims[g] (claims[g] == "" ? "" : "; ") msg
+      }
+    }
+    END {
+      finish_pgn()
+      total = games > ended ? games : ended
+      for (g = 1; g <= total; g++) {
+        r = (g in result) ? result[g] : xresult[g]
+        line = sprintf("game %d: %s {%s}", g, r, reason[g])
+        line = line "; kirin claimed: " (claims[g] == "" ? "nothing" : claims[g])
+        if (clock[g] != "") line = line sprintf("; kirin'"'"'s clock at its last move: %.1f s", clock[g] / 100)
+        why = ""
+        if (reason[g] ~ /False|but bare king|[Ff]orfeit|[Ii]llegal/)
+          why = "XBoard rejected a claim or forfeited a player: {" reason[g] "}"
+        n = split(claims[g], c, "; ")
+        for (i = 1; i <= n; i++) {
+          split(c[i], w, " ")
+          if (w[1] != r) why = why (why == "" ? "" : "; ") "kirin claimed \"" c[i] "\", the game ended " r
+        }
+        print line
+        if (why != "") { print "  FAIL game " g ": " why; failed++ }
+      }
+      exit failed > 0
+    }' "$OUT/games.pgn" "$OUT/xboard.debug"
+}
 {
-  echo "variant $VARIANT: $finished of $GAMES games finished; first engine kirin, second $(basename "${SECOND%% *}")"
+  echo "variant $VARIANT: $finished of $GAMES games finished; first engine kirin, second $(basename "${SECOND%% *}"); legality testing $legality, kirin option \"$claims_option\""
   grep -E '^\[(White|Black|Result) ' "$OUT/games.pgn" | paste - - -
-  grep -oE '\{[^}]*\} (1-0|0-1|1/2-1/2)$' "$OUT/games.pgn" || true
   echo "forfeits or illegal moves: $bad"
 } | tee "$OUT/summary.txt"
-[ "$finished" -ge 1 ] && [ "$bad" -eq 0 ]
+checked=0
+games_report | tee -a "$OUT/summary.txt" || checked=1
+[ "$finished" -ge 1 ] && [ "$bad" -eq 0 ] && [ "$checked" -eq 0 ]

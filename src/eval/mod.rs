@@ -25,6 +25,28 @@ const SHELTER: i32 = 6;
 /// What having the move is worth. Without it a symmetric position scores exactly 0, and
 /// so did every even-depth iteration from a start position (the reply mirrors the move).
 const TEMPO: i32 = 10;
+/// Mop-up against a side left with only royal pieces, which must then be mated (a GUI
+/// that does not know the bare-king rule sees no other end): per step that the lone
+/// royal stands nearer the edge of the board...
+const MOP_EDGE: i32 = 16;
+/// ...per step nearer a corner (king steps)...
+const MOP_CORNER: i32 = 6;
+/// ...per king step that the stronger side's royal stands closer to it...
+const MOP_CLOSE: i32 = 6;
+/// ...per king step that each of the stronger side's other pieces does (counted as for
+/// at most `MOP_HUNTERS` pieces next to it, so that a large army does not make the
+/// mop-up outweigh its material)...
+const MOP_HUNT: i32 = 4;
+const MOP_HUNTERS: i32 = 6;
+/// ...and per square of the eight next to it that is off the board or attacked.
+const MOP_FREE: i32 = 8;
+/// The mop-up applies as well while the weaker side has at most this many other pieces...
+const MOP_FEW: u32 = 2;
+/// ...and the stronger side's other pieces are worth at least this much more, and at
+/// least twice as much (a won ending where the King must be hunted down while its last
+/// pieces run: Fairy-Max's King, Courier and Pawn against kirin's Man, Schleich, Fers,
+/// two Alfils and two Pawns was drawn by the 50-move rule).
+const MOP_MARGIN: i32 = 300;
 
 /// Precomputed evaluation tables of one game.
 pub struct Eval {
@@ -37,6 +59,10 @@ pub struct Eval {
     sliders: Vec<bool>,
     /// Per square: the square and its king-step neighbours (royal shelter).
     neighbours: Vec<Vec<u16>>,
+    /// Per square: the mop-up bonus of a lone royal there (nearer edge and corner, more).
+    cornered: Vec<i32>,
+    /// The longest king-step distance on the board (mop-up).
+    span: i32,
 }
 
 impl Eval {
@@ -98,12 +124,24 @@ impl Eval {
                 near
             })
             .collect();
+        let (w, h) = (g.width as i32, g.height as i32);
+        let cornered = (0..n)
+            .map(|sq| {
+                let (f, r) = (g.file(sq) as i32, g.rank(sq) as i32);
+                let (df, dr) = (f.min(w - 1 - f), r.min(h - 1 - r));
+                let edge = (w.min(h) - 1) / 2 - df.min(dr);
+                let corner = (w.max(h) - 1) / 2 - df.max(dr);
+                MOP_EDGE * edge + MOP_CORNER * corner
+            })
+            .collect();
         Eval {
             values,
             pst,
             squares: n,
             sliders,
             neighbours,
+            cornered,
+            span: g.width.max(g.height) as i32 - 1,
         }
     }
 
@@ -130,6 +168,7 @@ impl Eval {
             }
         }
         for (color, s) in score.iter_mut().enumerate() {
+            *s += self.mop_up(game, pos, color);
             let royals = pos.royals(game, color);
             if let Some(k) = royals.first().filter(|_| !royals.more_than_one()) {
                 let shelter = self.neighbours[k]
@@ -140,6 +179,53 @@ impl Eval {
             }
         }
         score[pos.side] - score[pos.side ^ 1] + TEMPO
+    }
+
+    /// The mop-up bonus of `strong` when the opponent has only royal pieces left and
+    /// `strong` has more: the lone royals driven to the edge and into a corner, where
+    /// they can be mated, `strong`'s royal and other pieces brought near them, the
+    /// squares next to them taken away. The same while the opponent has at most
+    /// `MOP_FEW` other pieces and `strong` a clear material lead (`MOP_MARGIN`), where
+    /// the King is mated before its last pieces can be caught. Zero in every other
+    /// material situation, so that normal play is untouched.
+    pub fn mop_up<const W: usize>(&self, game: &Game<W>, pos: &Position<W>, strong: usize) -> i32 {
+        let weak = strong ^ 1;
+        let royals = pos.royals(game, strong);
+        let ours = pos.by_color[strong].andnot(royals);
+        let theirs = pos.by_color[weak].andnot(pos.royals(game, weak));
+        if ours.is_empty() || theirs.count() > MOP_FEW {
+            return 0;
+        }
+        if !theirs.is_empty() {
+            let worth = |set: crate::core::Bitboard<W>| -> i32 {
+                set.into_iter().map(|sq| self.value_of(pos.board[sq])).sum()
+            };
+            let (s, w) = (worth(ours), worth(theirs));
+            if s - w < w.max(MOP_MARGIN) {
+                return 0;
+            }
+        }
+        let g = &game.geo;
+        let distance = |a: usize, b: usize| {
+            (g.file(a) as i32 - g.file(b) as i32)
+                .abs()
+                .max((g.rank(a) as i32 - g.rank(b) as i32).abs())
+        };
+        let mut bonus = 0;
+        for k in pos.royals(game, weak) {
+            bonus += self.cornered[k];
+            if let Some(r) = royals.first() {
+                bonus += MOP_CLOSE * (self.span - distance(r, k));
+            }
+            let hunt: i32 = ours.into_iter().map(|p| self.span - distance(p, k)).sum();
+            bonus += MOP_HUNT * hunt.min(MOP_HUNTERS * self.span);
+            let free = self.neighbours[k]
+                .iter()
+                .filter(|&&n| n as usize != k && !game.attacked(pos, n as usize, strong))
+                .count();
+            bonus += MOP_FREE * (8 - free as i32);
+        }
+        bonus
     }
 
     /// The material value of the piece with board code `code`.
@@ -224,6 +310,47 @@ mod tests {
             assert!((60..130).contains(&v("p")), "pawn {}", v("p"));
             let pos = Position::from_fen(g, &g.spec.start).unwrap();
             assert_eq!(e.evaluate(g, &pos), TEMPO, "the start is symmetric: only having the move counts");
+        });
+    }
+
+    #[test]
+    fn mop_up_drives_a_bare_king_to_the_corner_and_the_king_to_it() {
+        let any = AnyGame::builtin("courier").unwrap();
+        crate::with_game!(&any, g => {
+            let e = Eval::new(g);
+            let mop = |fen: &str, strong: usize| {
+                e.mop_up(g, &Position::from_fen(g, fen).unwrap(), strong)
+            };
+            // White: King and Rook; Black: a bare King in the centre, on an edge, in a
+            // corner.
+            let centre = mop("12/12/12/5k6/12/12/12/1R4K5 w - - 0 1", WHITE);
+            let edge = mop("5k6/12/12/12/12/12/12/1R4K5 w - - 0 1", WHITE);
+            let corner = mop("k11/12/12/12/12/12/12/1R4K5 w - - 0 1", WHITE);
+            assert!(0 < centre && centre < edge && edge < corner, "{centre} {edge} {corner}");
+            // White's King nearer the bare King.
+            let near = mop("k11/12/2K9/12/12/12/12/1R10 w - - 0 1", WHITE);
+            assert!(near > corner, "{near} {corner}");
+            // Fewer free squares next to the bare King: the Rook cuts off the eighth rank.
+            let cut = mop("5k6/R11/12/12/12/12/12/6K5 w - - 0 1", WHITE);
+            let open = mop("5k6/12/12/12/12/12/12/1R4K5 w - - 0 1", WHITE);
+            assert!(cut > open, "{cut} {open}");
+            // Only against a bare side, never for it, and not while both have material.
+            assert_eq!(mop("12/12/12/5k6/12/12/12/1R4K5 w - - 0 1", 1), 0);
+            assert_eq!(mop("k11/12/12/12/12/12/12/11K w - - 0 1", WHITE), 0);
+            assert_eq!(mop(&g.spec.start, WHITE), 0);
+            // Also while the weaker side has little left and the stronger a clear lead;
+            // not while material is even or the weaker side has more pieces.
+            let fers = mop("k10f/12/12/12/12/12/12/1R4K5 w - - 0 1", WHITE);
+            assert_eq!(fers, corner);
+            assert_eq!(mop("k10b/12/12/12/12/12/12/1R4K5 w - - 0 1", WHITE), 0);
+            assert_eq!(mop("k8fff/12/12/12/12/12/12/1RRRR1K5 w - - 0 1", WHITE), 0);
+            // The evaluation carries it, seen from the bare side to move.
+            let black = |fen: &str| e.evaluate(g, &Position::from_fen(g, fen).unwrap());
+            assert_eq!(
+                black("k11/12/12/12/12/12/12/1R4K5 b - - 0 1")
+                    - black("12/12/12/5k6/12/12/12/1R4K5 b - - 0 1"),
+                centre - corner
+            );
         });
     }
 }

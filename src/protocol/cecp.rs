@@ -10,7 +10,7 @@
 //! `m c d e t p g o y n j a`, in that order), and its Shogi promotion rules (slots Pawn to
 //! Alfil promote; Pawn, Queen and Knight slots promote by force on the last ranks).
 
-use crate::variants::spec::{PromotionStyle, VariantSpec};
+use crate::variants::spec::{BareKing, PromotionStyle, Royalty, VariantSpec, Verdict};
 
 /// Square names on the wire. XBoard numbers the ranks of a board with exactly ten ranks
 /// from 0 (`a0`..`a9`), every other board from 1; kirin always numbers them from 1.
@@ -175,19 +175,15 @@ pub fn xboard_claims(name: &str) -> bool {
 pub const XBOARD_OWN: &[(&str, &str)] =
     &[("normal", "chess"), ("courier", "courier"), ("chu", "chu")];
 
-/// kirin variants whose own name XBoard would take for one of its variants, under the
-/// name they have in CECP.
-const RENAMED: &[(&str, &str)] = &[("modern-courier", "courier-modern")];
-
 /// The CECP name of every variant in `names` (kirin names) that can be offered to XBoard,
-/// as (CECP name, kirin name), XBoard's own variants first.
+/// as (CECP name, kirin name), XBoard's own variants first. A variant whose name XBoard
+/// would take for one of its own (any name starting `courier-`, say) is left out: the
+/// built-in ones are named so that this never happens (`modern-courier`).
 pub fn cecp_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<(String, String)> {
     let mut table: Vec<(String, String)> = Vec::new();
     for kirin in names {
         let cecp = if let Some((x, _)) = XBOARD_OWN.iter().find(|v| v.1 == kirin) {
             x.to_string()
-        } else if let Some((c, _)) = RENAMED.iter().find(|v| v.1 == kirin) {
-            c.to_string()
         } else if !xboard_claims(kirin) {
             kirin.to_string()
         } else {
@@ -276,6 +272,69 @@ fn preferred_slot(betza: &str, parent: Parent, promotes: bool) -> Option<usize> 
     .filter(|&s| parent != Parent::Shogi || promotes == (s <= 6))
 }
 
+/// The parent variant `describe` names for `spec` (its pieces' letters split by
+/// `letter_parts`): Shogi when promotion is shogi-style (no chess-style promotion, one to
+/// seven pieces with a `+` form, not on entry), Fairy otherwise.
+fn parent_of(spec: &VariantSpec, parts: &[(bool, char, Option<char>)]) -> Parent {
+    let pieces = &spec.pieces;
+    let base_of = |i: usize| -> Option<usize> {
+        let (promoted, base, dress) = parts[i];
+        promoted.then(|| parts.iter().position(|q| *q == (false, base, dress)))?
+    };
+    let promotable = (0..pieces.len())
+        .filter(|&i| (0..pieces.len()).any(|j| base_of(j) == Some(i)))
+        .count();
+    let chess_like = pieces.iter().any(|p| {
+        p.promotes_to
+            .iter()
+            .any(|&t| !pieces[t].letter.starts_with('+'))
+    });
+    if spec.promotion != PromotionStyle::Entry && !chess_like && promotable > 0 && promotable <= 7 {
+        Parent::Shogi
+    } else {
+        Parent::Fairy
+    }
+}
+
+/// What XBoard (4.9.1, `Adjudicate` and `MateTest`) makes of a stalemate in `spec` when
+/// it tests legality: a loss for the stalemated side in its Shogi (and so in every
+/// engine-defined variant with parent `shogi`), a draw in its other variants, Chu and
+/// Courier among them, and with parent `fairy`.
+pub fn xboard_stalemate(spec: &VariantSpec) -> Verdict {
+    if XBOARD_OWN.iter().any(|v| v.1 == spec.name) {
+        return Verdict::Draw;
+    }
+    let parts: Option<Vec<_>> = spec
+        .pieces
+        .iter()
+        .map(|p| letter_parts(&p.letter))
+        .collect();
+    match parts.map(|parts| parent_of(spec, &parts)) {
+        Some(Parent::Shogi) => Verdict::Loss,
+        _ => Verdict::Draw,
+    }
+}
+
+/// `spec` with the results XBoard can verify when it tests legality, for a CECP session
+/// that must claim only those (CECP option "Claim only mate and stalemate"):
+/// - no bare-king rule: XBoard knows it only in Shatranj and judges a `1-0 {bare king}`
+///   claim false (the claimer loses), so the game goes on to mate;
+/// - stalemate as XBoard judges it (`xboard_stalemate`);
+/// - check: XBoard forbids leaving the only King attacked (in Chu and Shogi it stops
+///   looking for check while a Crown Prince lives, as kirin's check rule does), and sees
+///   checkmate and stalemate where capture rules would see a forced loss of the King.
+///
+/// kirin's real rules stay in the variant's definition for UCI and the command line.
+pub fn xboard_rules(spec: &VariantSpec) -> VariantSpec {
+    let mut rules = spec.clone();
+    rules.bare_king = BareKing::Play;
+    rules.stalemate = xboard_stalemate(spec);
+    if spec.pieces.iter().any(|p| p.royal) {
+        rules.royalty = Royalty::Check;
+    }
+    rules
+}
+
 /// Describes `spec`, set up as `fen`, to XBoard: the piece-to-char table, the board size
 /// and parent variant, the FEN (with holes as `*`), and the pieces' moves in XBetza.
 pub fn describe(spec: &VariantSpec, fen: &str) -> Result<Description, String> {
@@ -295,21 +354,7 @@ pub fn describe(spec: &VariantSpec, fen: &str) -> Result<Description, String> {
     let plus_partner: Vec<bool> = (0..pieces.len())
         .map(|i| (0..pieces.len()).any(|j| base_of(j) == Some(i)))
         .collect();
-    let promotable = plus_partner.iter().filter(|&&b| b).count();
-    let chess_like = pieces.iter().any(|p| {
-        p.promotes_to
-            .iter()
-            .any(|&t| !pieces[t].letter.starts_with('+'))
-    });
-    let parent = if spec.promotion != PromotionStyle::Entry
-        && !chess_like
-        && promotable > 0
-        && promotable <= 7
-    {
-        Parent::Shogi
-    } else {
-        Parent::Fairy
-    };
+    let parent = parent_of(spec, &parts);
     let mut gaps = Vec::new();
 
     let mut slot: Vec<Option<usize>> = vec![None; pieces.len()];

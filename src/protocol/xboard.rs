@@ -16,7 +16,7 @@ use crate::search::tt::Table;
 use crate::search::{MATE, MATE_BOUND};
 use crate::variants::{
     self,
-    spec::{VariantSpec, Verdict},
+    spec::{BareKing, VariantSpec, Verdict},
 };
 use crate::with_session;
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
@@ -49,6 +49,10 @@ pub struct Xboard {
     /// start); off, kirin's default start (Courier's historical one, as cutechess and
     /// Fairy-Stockfish use). CECP option "XBoard start positions".
     xboard_starts: bool,
+    /// Play and claim under the results XBoard can verify (`cecp::xboard_rules`: no
+    /// bare-king rule, XBoard's stalemate verdict, check); off, under the variant's own
+    /// rules. CECP option "Claim only mate and stalemate", on by default.
+    verified_results: bool,
     /// The side the engine plays; `None` in force mode.
     engine_side: Option<usize>,
     post: bool,
@@ -105,11 +109,12 @@ impl Xboard {
                 .map(|v| v.name.as_str()),
         );
         Xboard {
-            session: Self::session_for(&[], "chess", true).expect("chess is built in"),
+            session: Self::session_for(&[], "chess", true, true).expect("chess is built in"),
             extra,
             names,
             ranks: Ranks::for_height(8),
             xboard_starts: true,
+            verified_results: true,
             engine_side: Some(1),
             post: false,
             analysing: false,
@@ -120,7 +125,7 @@ impl Xboard {
             inc: Duration::ZERO,
             clock: None,
             threads: 1,
-            tt: Arc::new(Table::new(64)),
+            tt: Arc::new(Table::new(crate::search::tt::DEFAULT_MB)),
             stop: Arc::new(AtomicBool::new(false)),
             search: None,
             search_id: 0,
@@ -136,12 +141,26 @@ impl Xboard {
         }
     }
 
+    /// A session of the variant `name`, set up at XBoard's start position if
+    /// `xboard_starts` and the variant has one; under the results XBoard can verify
+    /// (`cecp::xboard_rules`) if `verified`, unless its check rule would refuse one of the
+    /// variant's start positions (a side without a royal), where the real rules stay.
     fn session_for(
         extra: &[VariantSpec],
         name: &str,
         xboard_starts: bool,
+        verified: bool,
     ) -> Result<Session, String> {
-        let spec = variants::find_in(extra, name).map_err(|e| e.to_string())?;
+        let real = variants::find_in(extra, name).map_err(|e| e.to_string())?;
+        let rules = verified.then(|| cecp::xboard_rules(real)).filter(|r| {
+            r.royalty == real.royalty
+                || variants::AnyGame::new(r).is_ok_and(|g| {
+                    crate::with_game!(&g, g => std::iter::once(&r.start)
+                        .chain(r.starts.iter().map(|s| &s.1))
+                        .all(|fen| crate::rules::Position::from_fen(g, fen).is_ok()))
+                })
+        });
+        let spec = rules.as_ref().unwrap_or(real);
         let mut session = Session::new(spec).map_err(|e| e.to_string())?;
         let xboard_start = spec
             .start_position("xboard")
@@ -226,7 +245,12 @@ impl Xboard {
                     );
                 }
                 self.halt();
-                match Self::session_for(&self.extra, "chess", self.xboard_starts) {
+                match Self::session_for(
+                    &self.extra,
+                    "chess",
+                    self.xboard_starts,
+                    self.verified_results,
+                ) {
                     Ok(s) => self.set_session(s),
                     Err(e) => say(&format!("Error ({e}): new")),
                 }
@@ -334,7 +358,7 @@ impl Xboard {
     fn features(&self) {
         let names: Vec<&str> = self.names.iter().map(|v| v.0.as_str()).collect();
         say(&format!(
-            "feature ping=1 setboard=1 usermove=1 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 debug=1 highlight=1 myname=\"kirin {}\" variants=\"{}\" option=\"XBoard start positions -check 1\" done=1",
+            "feature ping=1 setboard=1 usermove=1 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 debug=1 highlight=1 myname=\"kirin {}\" variants=\"{}\" option=\"XBoard start positions -check 1\" option=\"Claim only mate and stalemate -check 1\" done=1",
             env!("CARGO_PKG_VERSION"),
             names.join(",")
         ));
@@ -343,6 +367,10 @@ impl Xboard {
     fn option(&mut self, arg: &str) {
         match arg.split_once('=') {
             Some(("XBoard start positions", v @ ("0" | "1"))) => self.xboard_starts = v == "1",
+            // From the next `new` or `variant` on, which compiles the game anew.
+            Some(("Claim only mate and stalemate", v @ ("0" | "1"))) => {
+                self.verified_results = v == "1"
+            }
             _ => say(&format!("Error (unknown option or value): option {arg}")),
         }
     }
@@ -356,7 +384,12 @@ impl Xboard {
             say(&format!("Error (unsupported variant): variant {name}"));
             return;
         };
-        let session = match Self::session_for(&self.extra, &kirin, self.xboard_starts) {
+        let session = match Self::session_for(
+            &self.extra,
+            &kirin,
+            self.xboard_starts,
+            self.verified_results,
+        ) {
             Ok(s) => s,
             Err(e) => {
                 say(&format!("Error ({e}): variant {name}"));
@@ -716,14 +749,67 @@ impl Xboard {
         }
     }
 
-    /// In game mode, if the game is over by the variant's rules, says its result (XBoard
-    /// cannot know it with legality testing off) and returns true.
+    /// In game mode, if the game is over, says its result and returns true. XBoard cannot
+    /// know the result with legality testing off; with it on it judges a claim of a win
+    /// or a draw against its own rules and forfeits the claimer of one it does not see.
+    /// So under the results XBoard can verify (option "Claim only mate and stalemate")
+    /// kirin claims checkmate and stalemate (with XBoard's verdict, which the session
+    /// plays by), and its own loss by the variant's real rules (a resignation, which
+    /// XBoard always accepts): a bared kirin resigns. It never claims a win or a draw
+    /// XBoard cannot see (bare king, citadel, a captured royal): it plays on to mate.
+    /// Without the option it claims every result of the variant's rules.
     fn claim_result(&mut self) -> bool {
-        if self.engine_side.is_none() || self.analysing {
+        let Some(own) = self.engine_side.filter(|_| !self.analysing) else {
             return false;
-        }
+        };
+        let verified = self.verified_results;
+        let extra = &self.extra;
         let over = with_session!(&mut self.session, s => {
-            s.game.outcome(&mut s.pos).map(|o| (o, s.pos.side))
+            let side = s.pos.side;
+            let outcome = s.game.outcome(&mut s.pos);
+            let own_loss = |o: &crate::rules::outcome::Outcome| match o.verdict {
+                Verdict::Loss => side == own,
+                Verdict::Win => side != own,
+                Verdict::Draw => false,
+            };
+            // No move but ones the repetition rule forbids (Chu): XBoard, which does not
+            // know the rule, sees legal moves and no stalemate; for kirin's real rules the
+            // side to move is stalemated, which XBoard accepts only as a resignation.
+            let unseen = |s: &mut super::session::GameState<_>| {
+                let mut list = crate::rules::MoveList::new();
+                s.game.legal_moves(&mut s.pos, &mut list);
+                !list.is_empty()
+            };
+            if !verified {
+                outcome.map(|o| (o, side))
+            } else if let Some(o) =
+                outcome.filter(|o| matches!(o.reason, "checkmate" | "stalemate") || own_loss(o))
+            {
+                if o.reason == "stalemate" && unseen(s) {
+                    (side == own).then_some((
+                        crate::rules::outcome::Outcome {
+                            verdict: Verdict::Loss,
+                            reason: "stalemate",
+                        },
+                        side,
+                    ))
+                } else {
+                    Some((o, side))
+                }
+            } else {
+                // The session plays on past a bare King; by the real rules a bared kirin
+                // (that cannot bare the opponent back at once) has lost.
+                let real = variants::find_in(extra, &s.game.spec.name)
+                    .map_or(BareKing::Play, |r| r.bare_king);
+                (real == BareKing::LossUnlessRebare && side == own && bared(&s.game, &mut s.pos))
+                    .then_some((
+                        crate::rules::outcome::Outcome {
+                            verdict: Verdict::Loss,
+                            reason: "bare king",
+                        },
+                        side,
+                    ))
+            }
         });
         let Some((outcome, side)) = over else {
             return false;
@@ -744,6 +830,29 @@ impl Xboard {
         self.engine_side = None;
         true
     }
+}
+
+/// True when the side to move has only royal pieces left, the opponent has more, and
+/// the side to move cannot take the opponent's last other piece at once: a loss by the
+/// bare-king rule `LossUnlessRebare`.
+fn bared<const W: usize>(
+    game: &crate::rules::Game<W>,
+    pos: &mut crate::rules::Position<W>,
+) -> bool {
+    let us = pos.side;
+    if !game.is_bare(pos, us) || game.is_bare(pos, us ^ 1) {
+        return false;
+    }
+    let others = pos.by_color[us ^ 1].andnot(pos.royals(game, us ^ 1));
+    if others.count() != 1 {
+        return true;
+    }
+    let mut list = crate::rules::MoveList::new();
+    game.game_moves(pos, &mut list);
+    !list.iter().any(|m| {
+        others.has(m.to())
+            || (matches!(m.kind(), MoveKind::TwoLeg | MoveKind::EnPassant) && others.has(m.aux()))
+    })
 }
 
 /// XBoard's score convention: centipawns, and 100000 + N for mate in N moves.
