@@ -56,6 +56,9 @@ const OVERHEAD: Duration = Duration::from_millis(15);
 /// it, a sudden-death clock shrank geometrically until a move's own overhead flagged it.
 const RESERVE: Duration = Duration::from_millis(100);
 
+/// Increments kept on the clock for the endgame (see `Clock::new`).
+const BANKED_INCREMENTS: u32 = 20;
+
 /// How many more moves the side to move should plan its time for, from the number of
 /// pieces on the board: a full board has a long game ahead (a Chu game lasts well over a
 /// hundred moves, a chess game about forty), an emptied one less, but never so few that a
@@ -104,7 +107,12 @@ impl Clock {
                 panic: Some((left / 20).max(limits.inc / 2).min(ceiling)),
             };
         }
-        let usable = left - RESERVE;
+        // Besides the reserve, twenty increments stay in the bank (at most half the clock):
+        // the endgame, where a won position is converted, gets time of its own instead of
+        // only the increment. Below it the engine spends three quarters of each increment
+        // and the bank grows back.
+        let bank = RESERVE.max((limits.inc * BANKED_INCREMENTS).min(left / 2));
+        let usable = left.saturating_sub(bank);
         let moves = limits
             .movestogo
             .map_or_else(|| moves_to_plan_for(pieces), |m| m.clamp(1, 100));
@@ -220,7 +228,7 @@ mod tests {
             inc: Duration::from_millis(400),
             ..Default::default()
         };
-        // Chu's start: 92 pieces, a hundred moves to plan for.
+        // Chu's start: 92 pieces, a hundred moves to plan for, 8 s (20 increments) banked.
         let c = Clock::new(&l, 92);
         let soft = c.soft.unwrap();
         assert!(
