@@ -114,6 +114,13 @@ impl Move {
         }
     }
 
+    /// True for `MoveKind::Normal` and `MoveKind::DoubleStep` (one comparison, for the
+    /// check filter's inner loop).
+    #[inline(always)]
+    pub fn is_plain(self) -> bool {
+        (self.0.get() >> 27 & 15) <= MoveKind::DoubleStep as u32
+    }
+
     /// The slot of the rule that defines this move (meaningful for `MoveKind::Rule`).
     #[inline(always)]
     pub fn rule_slot(self) -> usize {
@@ -172,5 +179,7 @@ mod tests {
             (MoveKind::Rule, 7, 9, Some(9))
         );
         assert_eq!(Move::rule(1, 2, 3, 0, false).rule_slot(), 0);
+        assert!(m.is_plain() && Move::with_aux(1, 17, 9, MoveKind::DoubleStep).is_plain());
+        assert!(!c.is_plain() && !r.is_plain());
     }
 }

@@ -406,14 +406,13 @@ impl<const W: usize> Game<W> {
             return;
         }
         self.pseudo_moves(pos, list);
-        let rules = !self.rules.is_empty();
-        if rules {
+        if !self.rules.is_empty() {
             self.rule_moves(pos, list);
         }
         if self.uses_check() && !royals.more_than_one() {
             self.keep_royal_safe(pos, list, royals.first().expect("one royal"));
         }
-        if rules {
+        if self.rules.legal_moves {
             self.rule_legal_moves(pos, list);
         }
     }
@@ -436,10 +435,7 @@ impl<const W: usize> Game<W> {
         let mut i = 0;
         while i < list.len() {
             let m = list[i];
-            let risky = test_all
-                || m.from() == king
-                || pinned.has(m.from())
-                || !matches!(m.kind(), MoveKind::Normal | MoveKind::DoubleStep);
+            let risky = test_all || m.from() == king || pinned.has(m.from()) || !m.is_plain();
             if risky && !self.keeps_royal_safe(pos, m, king) {
                 list.swap_remove(i);
             } else {

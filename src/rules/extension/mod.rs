@@ -89,6 +89,11 @@ pub trait RuleExtension<const W: usize> {
         false
     }
 
+    /// Whether `add_legal_moves` does anything.
+    fn has_legal_moves(&self) -> bool {
+        false
+    }
+
     /// Whether `after_make` does anything.
     fn has_after_make(&self) -> bool {
         false
@@ -224,6 +229,10 @@ impl<const W: usize> RuleExtension<W> for Rule<W> {
         each_rule!(self, r => RuleExtension::<W>::has_immunity(r))
     }
     #[inline(always)]
+    fn has_legal_moves(&self) -> bool {
+        each_rule!(self, r => RuleExtension::<W>::has_legal_moves(r))
+    }
+    #[inline(always)]
     fn has_after_make(&self) -> bool {
         each_rule!(self, r => RuleExtension::<W>::has_after_make(r))
     }
@@ -298,6 +307,8 @@ pub struct Rules<const W: usize> {
     pub list: Vec<Rule<W>>,
     /// Some rule makes pieces immune to capture.
     pub immunity: bool,
+    /// Some rule adds moves after the check filter.
+    pub legal_moves: bool,
     /// Some rule has an `after_make` step.
     pub after_make: bool,
     /// Some rule may end the game.
@@ -315,6 +326,7 @@ impl<const W: usize> Rules<W> {
         Rules {
             list: Vec::new(),
             immunity: false,
+            legal_moves: false,
             after_make: false,
             outcome: false,
             transient: 0,
@@ -350,6 +362,7 @@ impl<const W: usize> Rules<W> {
         assert!(shift <= 16 && rules.list.len() <= RULE_SLOTS);
         for r in &rules.list {
             rules.immunity |= r.has_immunity();
+            rules.legal_moves |= r.has_legal_moves();
             rules.after_make |= r.has_after_make();
             rules.outcome |= r.has_outcome();
             rules.transient |= r.transient_state();
@@ -373,7 +386,7 @@ impl<const W: usize> Rules<W> {
 impl<const W: usize> Game<W> {
     /// The rules' steps of move generation before the check filter: their filters, the
     /// removal of captures of immune pieces, and their added moves.
-    #[inline]
+    #[inline(never)]
     pub(crate) fn rule_moves(&self, pos: &mut Position<W>, list: &mut MoveList) {
         for r in &self.rules.list {
             r.filter_moves(self, pos, list);
@@ -392,7 +405,7 @@ impl<const W: usize> Game<W> {
     }
 
     /// The rules' moves added after the check filter.
-    #[inline]
+    #[inline(never)]
     pub(crate) fn rule_legal_moves(&self, pos: &mut Position<W>, list: &mut MoveList) {
         for r in &self.rules.list {
             r.add_legal_moves(self, pos, list);
@@ -419,7 +432,7 @@ impl<const W: usize> Game<W> {
     }
 
     /// Makes a `MoveKind::Rule` move.
-    #[inline]
+    #[inline(never)]
     pub(crate) fn make_rule_move(
         &self,
         pos: &mut Position<W>,
@@ -431,7 +444,7 @@ impl<const W: usize> Game<W> {
     }
 
     /// Takes back a `MoveKind::Rule` move.
-    #[inline]
+    #[inline(never)]
     pub(crate) fn unmake_rule_move(&self, pos: &mut Position<W>, m: Move, u: &Undo) {
         self.rules.list[m.rule_slot()].unmake_move(self, pos, m, u);
     }

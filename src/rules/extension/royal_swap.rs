@@ -43,6 +43,10 @@ impl<const W: usize> RuleExtension<W> for RoyalSwap {
         })
     }
 
+    fn has_legal_moves(&self) -> bool {
+        true
+    }
+
     /// Adds the royal swaps to `list`, which holds the other legal moves.
     fn add_legal_moves(&self, game: &Game<W>, pos: &mut Position<W>, list: &mut MoveList) {
         let us = pos.side;
