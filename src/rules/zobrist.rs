@@ -5,7 +5,8 @@
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// Random keys for pieces on squares, the side to move, castling rights and en passant.
+/// Random keys for pieces on squares, the side to move, castling rights, en passant and
+/// the bits of the rules' state.
 #[derive(Clone, Debug)]
 pub struct Zobrist {
     squares: usize,

@@ -504,3 +504,56 @@ impl<const W: usize> Game<W> {
         Some(s)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::AnyGame;
+
+    fn rule_names(variant: &str) -> Vec<&'static str> {
+        let any = AnyGame::builtin(variant).unwrap();
+        crate::with_game!(&any, g => g
+            .rules
+            .list
+            .iter()
+            .map(|r| match r {
+                Rule::LionTrading(_) => "lion-trading",
+                Rule::PawnOfPawns(_) => "pawn-of-pawns",
+                Rule::RoyalSwap(_) => "royal-swap",
+                Rule::Citadels(_) => "citadels",
+            })
+            .collect())
+    }
+
+    #[test]
+    fn each_game_switches_on_its_own_rules() {
+        assert!(rule_names("chess").is_empty());
+        assert!(rule_names("courier").is_empty());
+        assert_eq!(rule_names("chu"), ["lion-trading"]);
+        assert_eq!(
+            rule_names("tamerlane"),
+            ["pawn-of-pawns", "royal-swap", "citadels"]
+        );
+    }
+
+    #[test]
+    fn rules_get_their_own_slots_and_bits() {
+        let any = AnyGame::builtin("tamerlane").unwrap();
+        crate::with_game!(&any, g => {
+            let rights: Vec<Right> = g.rules.rights().collect();
+            assert_eq!(rights.len(), 2);
+            assert_eq!(rights[0].bits, [1, 2]);
+            assert_eq!(rights[1].bits, [4, 8]);
+            assert_eq!(g.rules.all_rights, 15);
+            assert_eq!(g.rules.transient, 0);
+            assert!(g.rules.immunity && g.rules.outcome && g.rules.legal_moves);
+            assert!(!g.rules.after_make);
+        });
+        let any = AnyGame::builtin("chu").unwrap();
+        crate::with_game!(&any, g => {
+            assert_eq!(g.rules.transient, 1);
+            assert!(g.rules.after_make && !g.rules.outcome && !g.rules.immunity);
+            assert!(!g.has_privileges() && g.all_rights_field().is_none());
+        });
+    }
+}
