@@ -92,7 +92,7 @@ fn checked_perft<const W: usize>(g: &Game<W>, pos: &mut Position<W>, depth: u32)
         let u = pos.make(g, m);
         assert_eq!(pos.key, pos.compute_key(g), "key after {}", g.move_text(m));
         nodes += checked_perft(g, pos, depth - 1);
-        pos.unmake(m, u);
+        pos.unmake(g, m, u);
         assert!(
             *pos == before,
             "unmake of {} in {}",

@@ -78,17 +78,16 @@ fn random_games<const W: usize>(g: &Game<W>, seed: u64) {
             let m = list[rng.gen_range(0..list.len())];
             played.push((m, pos.make(g, m)));
             assert_eq!(pos.key, pos.compute_key(g), "{}", g.spec.name);
-            // A FEN holds everything but Chu's counter-strike state, which is keyed apart.
+            // A FEN holds everything but the rules' state about the last move (Chu's
+            // counter-strike), which is keyed apart.
             let reparsed = Position::from_fen(g, &pos.to_fen(g)).expect("written FENs parse");
-            let strike = if pos.lion_strike {
-                g.zobrist.lion_strike
-            } else {
-                0
-            };
+            let transient = pos.rule_state & g.rules.transient;
+            assert_eq!(reparsed.rule_state, pos.rule_state & !transient);
+            let strike = g.zobrist.rule_state(transient);
             assert_eq!(reparsed.key ^ strike, pos.key, "{}", pos.to_fen(g));
         }
         while let Some((m, u)) = played.pop() {
-            pos.unmake(m, u);
+            pos.unmake(g, m, u);
         }
         assert!(pos == start, "{}", g.spec.name);
     }

@@ -95,7 +95,8 @@ fn the_start_position_has_24_moves_and_all_rights() {
     let g = tamerlane();
     let mut pos = Position::from_fen(&g, &g.spec.start).unwrap();
     assert_eq!(moves(&g, &mut pos).len(), 24);
-    assert_eq!(pos.privileges, 0b1111);
+    assert_eq!(pos.rule_state, g.rules.all_rights);
+    assert_eq!(g.all_rights_field().as_deref(), Some("SCsc"));
     assert!(pos.to_fen(&g).contains(" w SCsc - "));
 }
 

@@ -71,19 +71,8 @@ pub fn readable<const W: usize>(game: &Game<W>, pos: &Position<W>, m: Move) -> S
             g.name(m.to())
         ),
         MoveKind::EnPassant => format!("{piece}{}x{} e.p.", g.name(m.from()), g.name(m.to())),
-        MoveKind::Swap if m.aux() == m.from() => {
-            format!("{piece}{}<>{} (swap)", g.name(m.from()), g.name(m.to()))
-        }
-        MoveKind::Swap => format!(
-            "{piece}{}-{}<>{} (citadel exchange)",
-            g.name(m.from()),
-            g.name(m.aux()),
-            g.name(m.to())
-        ),
-        MoveKind::Redeploy => {
-            let removed = if pos.board[m.to()] != 0 { "x" } else { "" };
-            return format!("{piece}{}>{removed}{}", g.name(m.from()), g.name(m.to()));
-        }
+        // A move a game's rule defines: its rule writes it.
+        MoveKind::Rule => return game.rule_move_readable(pos, m),
         _ => format!(
             "{piece}{}{}{}",
             g.name(m.from()),

@@ -1,8 +1,10 @@
 //! The move type: 32 bits, never zero, so `Option<Move>` costs nothing.
 //!
 //! Layout: `from:9 | to:9 | aux:9 | kind:4 | promote:1`. `aux` holds the promoted piece
-//! type, the en-passant victim square, the castling rook square, or the intermediate square
-//! of a two-leg move.
+//! type, the en-passant victim square, the castling rook square, the intermediate square
+//! of a two-leg move, or what a rule-defined move needs. The kind field's values 8-15 are
+//! all `MoveKind::Rule`: their low three bits name the rule (its slot in the game's list of
+//! rules, `rules::extension`) that defines the move.
 
 use std::num::NonZeroU32;
 
@@ -24,13 +26,17 @@ pub enum MoveKind {
     /// A pass made by a piece stepping to the empty square `aux` and back: nothing moves.
     /// Counted once per position, whichever piece or square makes it.
     Pass = 6,
-    /// Two friendly pieces exchange places: the mover goes to `to`, the piece there to
-    /// `aux` (`aux == from` for a plain swap; a citadel for Tamerlane's citadel exchange).
-    Swap = 7,
-    /// A resting piece is redeployed to `to`, removing whatever stands there, and becomes
-    /// piece type `aux` (Tamerlane's Pawn of Pawns). Its text carries no promotion suffix.
-    Redeploy = 8,
+    /// A move whose meaning a rule extension defines (`rules::extension`): the rule is
+    /// `Move::rule_slot`, and `aux` and the promotion bit carry what the rule needs (with
+    /// the bit set the piece arriving on `to` is piece type `aux`, as for a promotion).
+    Rule = 8,
 }
+
+/// The first value of the kind field that is a rule-defined move; 8 rule slots follow.
+const RULE_KINDS: u32 = MoveKind::Rule as u32;
+
+/// The most rules a game may have that define moves (slots in the kind field).
+pub const RULE_SLOTS: usize = 8;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move(NonZeroU32);
@@ -49,10 +55,12 @@ impl Move {
         Self::pack(from, to, promo, MoveKind::Normal, true)
     }
 
-    /// A redeployment of a resting piece to `to`, where it becomes piece type `as_type`.
+    /// A move defined by the rule in slot `slot` of the game's rules, with `aux` and the
+    /// promotion bit as that rule means them.
     #[inline(always)]
-    pub fn redeploy(from: usize, to: usize, as_type: usize) -> Move {
-        Self::pack(from, to, as_type, MoveKind::Redeploy, true)
+    pub fn rule(from: usize, to: usize, aux: usize, slot: usize, promote: bool) -> Move {
+        debug_assert!(slot < RULE_SLOTS);
+        Self::pack_kind(from, to, aux, RULE_KINDS + slot as u32, promote)
     }
 
     /// A move with an auxiliary square or piece.
@@ -63,11 +71,16 @@ impl Move {
 
     #[inline(always)]
     fn pack(from: usize, to: usize, aux: usize, kind: MoveKind, promote: bool) -> Move {
-        debug_assert!(from < 512 && to < 512 && aux < 512);
+        Self::pack_kind(from, to, aux, kind as u32, promote)
+    }
+
+    #[inline(always)]
+    fn pack_kind(from: usize, to: usize, aux: usize, kind: u32, promote: bool) -> Move {
+        debug_assert!(from < 512 && to < 512 && aux < 512 && (1..16).contains(&kind));
         let bits = from as u32
             | (to as u32) << 9
             | (aux as u32) << 18
-            | (kind as u32) << 27
+            | kind << 27
             | (promote as u32) << 31;
         // kind is never 0, so bits is never 0.
         Move(NonZeroU32::new(bits).expect("move kinds are non-zero"))
@@ -96,10 +109,22 @@ impl Move {
             4 => MoveKind::Castle,
             5 => MoveKind::TwoLeg,
             6 => MoveKind::Pass,
-            7 => MoveKind::Swap,
-            8 => MoveKind::Redeploy,
+            8..=15 => MoveKind::Rule,
             _ => MoveKind::Normal,
         }
+    }
+
+    /// True for `MoveKind::Normal` and `MoveKind::DoubleStep` (one comparison, for the
+    /// check filter's inner loop).
+    #[inline(always)]
+    pub fn is_plain(self) -> bool {
+        (self.0.get() >> 27 & 15) <= MoveKind::DoubleStep as u32
+    }
+
+    /// The slot of the rule that defines this move (meaningful for `MoveKind::Rule`).
+    #[inline(always)]
+    pub fn rule_slot(self) -> usize {
+        ((self.0.get() >> 27 & 15) - RULE_KINDS) as usize
     }
 
     /// The piece type this move promotes to, if it promotes.
@@ -148,5 +173,13 @@ mod tests {
             (MoveKind::Castle, 7, None)
         );
         assert_eq!(Move::from_bits(c.bits()), Some(c));
+        let r = Move::rule(130, 2, 9, 7, true);
+        assert_eq!(
+            (r.kind(), r.rule_slot(), r.aux(), r.promotes_to()),
+            (MoveKind::Rule, 7, 9, Some(9))
+        );
+        assert_eq!(Move::rule(1, 2, 3, 0, false).rule_slot(), 0);
+        assert!(m.is_plain() && Move::with_aux(1, 17, 9, MoveKind::DoubleStep).is_plain());
+        assert!(!c.is_plain() && !r.is_plain());
     }
 }

@@ -122,7 +122,7 @@ impl<const W: usize> GameState<W> {
     pub fn undo(&mut self) -> bool {
         match self.played.pop() {
             Some((m, u)) => {
-                self.pos.unmake(m, u);
+                self.pos.unmake(&self.game, m, u);
                 true
             }
             None => false,
@@ -200,7 +200,7 @@ fn perft_until<const W: usize>(
     for &m in &list {
         let u = pos.make(game, m);
         let n = perft_until(game, pos, depth - 1, stop);
-        pos.unmake(m, u);
+        pos.unmake(game, m, u);
         nodes += n?;
     }
     Some(nodes)

@@ -434,15 +434,14 @@ impl Xboard {
         if let Some(ep) = fields.get_mut(3) {
             *ep = self.ranks.from_wire(ep);
         }
-        // XBoard cannot carry once-per-game rights (Tamerlane's King swap and citadel
-        // exchange): it writes '-' for them, even for the start position
+        // XBoard cannot carry the once-per-game rights of a game's rules (such as a royal
+        // swap): it writes '-' for them, even for the start position
         // it was given. Without letters of its own, a CECP FEN leaves every right unused.
-        let privileges = with_session!(&self.session, s => s.game.has_privileges());
-        if let Some(rights) = fields
-            .get_mut(2)
-            .filter(|r| privileges && r.as_str() == "-")
+        let all_rights = with_session!(&self.session, s => s.game.all_rights_field());
+        if let (Some(rights), Some(all)) = (fields.get_mut(2), all_rights)
+            && rights.as_str() == "-"
         {
-            *rights = crate::rules::fen::ALL_PRIVILEGES_FIELD.to_string();
+            *rights = all;
         }
         fields.join(" ")
     }

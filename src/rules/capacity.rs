@@ -8,6 +8,7 @@
 //! the bound keeps every later one within it.
 
 use crate::core::Color;
+use crate::rules::extension::RuleExtension;
 use crate::rules::fen::FenError;
 use crate::rules::game::Game;
 use crate::rules::movegen::MAX_MOVES;
@@ -31,7 +32,7 @@ impl<const W: usize> Game<W> {
             .collect()
     }
 
-    /// The piece indices `pc` is or may become by promotion or redeployment, in any
+    /// The piece indices `pc` is or may become by promotion or a rule's move, in any
     /// number of steps.
     fn may_become(&self, pc: usize) -> Vec<usize> {
         let mut seen = vec![pc];
@@ -41,7 +42,7 @@ impl<const W: usize> Game<W> {
             let next = self.promotions[p]
                 .iter()
                 .flat_map(|pr| pr.choices.iter().copied())
-                .chain(self.redeploys_as[p]);
+                .chain(self.rules.list.iter().filter_map(|r| r.becomes(p)));
             for q in next {
                 if !seen.contains(&q) {
                     seen.push(q);
@@ -87,18 +88,12 @@ impl<const W: usize> Game<W> {
             bound += n * self.move_bounds[pc];
         }
         // En passant (two pawns at most take on one square), castling with two rooks,
-        // the pass, and the moves of the sanctuary rules: a royal swap with any friendly
-        // piece, a resting piece redeployed to any square.
+        // the pass, and the moves the game's rules add.
         bound += 2 + 2 + 1;
-        if !self.swappers[color].is_empty() {
-            bound += pieces * self.swappers[color].len();
+        for r in &self.rules.list {
+            bound += r.move_bound(self, pos, color, pieces);
         }
-        let resting = (0..self.types)
-            .map(|t| 2 * t + color)
-            .filter(|&pc| self.rests[pc])
-            .map(|pc| pos.by_piece[pc].count() as usize)
-            .sum::<usize>();
-        bound + resting * self.squares
+        bound
     }
 
     /// Refuses a position whose moves might not fit a move list.

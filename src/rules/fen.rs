@@ -5,7 +5,7 @@
 
 use crate::core::{Bitboard, WHITE};
 use crate::rules::game::Game;
-use crate::rules::position::{EXCHANGE, NO_SQ, Position, SWAP};
+use crate::rules::position::{NO_SQ, Position};
 use std::fmt;
 
 /// Why a FEN was rejected.
@@ -46,12 +46,12 @@ impl<const W: usize> Position<W> {
         }
         if let Some(c) = rest.first().filter(|_| counters_at >= 1) {
             if game.has_privileges() {
-                parse_privileges(&mut pos, c)?;
+                parse_privileges(game, &mut pos, c)?;
             } else {
                 parse_castling(game, &mut pos, c)?;
             }
         } else if game.has_privileges() {
-            pos.privileges = ALL_PRIVILEGES;
+            pos.rule_state = game.rules.all_rights;
         }
         if let Some(e) = rest.get(1).filter(|_| counters_at >= 2) {
             parse_ep(game, &mut pos, e)?;
@@ -113,9 +113,15 @@ impl<const W: usize> Position<W> {
                 castling.push(*c);
             }
         }
-        for (i, c) in ['S', 'C', 's', 'c'].iter().enumerate() {
-            if self.privileges >> i & 1 != 0 {
-                castling.push(*c);
+        for color in 0..2 {
+            for r in game.rules.rights() {
+                if self.rule_state & r.bits[color] != 0 {
+                    castling.push(if color == WHITE {
+                        r.letter.to_ascii_uppercase()
+                    } else {
+                        r.letter.to_ascii_lowercase()
+                    });
+                }
             }
         }
         if castling.is_empty() {
@@ -274,33 +280,35 @@ fn parse_board<const W: usize>(
     Ok(())
 }
 
-/// Every once-per-game right of both sides.
-const ALL_PRIVILEGES: u8 = 0b1111;
-
-/// The rights field with every once-per-game right unused (see `parse_privileges`).
-pub const ALL_PRIVILEGES_FIELD: &str = "SCsc";
-
-/// The once-per-game rights of games with a royal swap or citadels, written where other
-/// games write castling rights: `S` the royal swap, `C` the citadel exchange, upper case
-/// for White (`SCsc` at the start, `-` for none).
-fn parse_privileges<const W: usize>(pos: &mut Position<W>, text: &str) -> Result<(), FenError> {
+/// The once-per-game rights of the game's rules (`rules::extension::Right`), written
+/// where other games write castling rights: each right's letter, upper case for White
+/// (Tamerlane: `S` the royal swap, `C` the citadel exchange, `SCsc` at the start, `-` for
+/// none).
+fn parse_privileges<const W: usize>(
+    game: &Game<W>,
+    pos: &mut Position<W>,
+    text: &str,
+) -> Result<(), FenError> {
     if text == "-" {
         return Ok(());
     }
     for c in text.chars() {
-        let bit = match c {
-            'S' => SWAP,
-            'C' => EXCHANGE,
-            's' => SWAP << 2,
-            'c' => EXCHANGE << 2,
-            _ => {
-                return fail(format!(
-                    "rights field has the bad letter '{c}' (S: royal swap, C: citadel \
-                     exchange, upper case for White)"
-                ));
-            }
+        let right = game
+            .rules
+            .rights()
+            .find(|r| r.letter == c.to_ascii_uppercase());
+        let Some(right) = right else {
+            let known: Vec<String> = game
+                .rules
+                .rights()
+                .map(|r| format!("{}: {}", r.letter, r.name))
+                .collect();
+            return fail(format!(
+                "rights field has the bad letter '{c}' ({}, upper case for White)",
+                known.join(", ")
+            ));
         };
-        pos.privileges |= bit;
+        pos.rule_state |= right.bits[usize::from(c.is_ascii_lowercase())];
     }
     Ok(())
 }

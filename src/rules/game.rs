@@ -5,9 +5,10 @@
 
 use crate::core::{Bitboard, Color, Geometry, WHITE};
 use crate::rules::betza::{self, Atom, Leg, Mode};
+use crate::rules::extension::Rules;
 use crate::rules::position::Position;
 use crate::rules::zobrist::Zobrist;
-use crate::variants::spec::{Hook, PromotionStyle, Redeploy, Royalty, SpecError, VariantSpec};
+use crate::variants::spec::{PromotionStyle, Royalty, SpecError, VariantSpec};
 
 /// A slide along one direction, `min..=max` steps (`max == 0`: unlimited).
 #[derive(Clone, Copy, Debug)]
@@ -84,12 +85,6 @@ pub struct Game<const W: usize> {
     pub promotions: Vec<Option<Promotion<W>>>,
     pub is_pawn: Vec<bool>,
     pub is_royal: Vec<bool>,
-    /// Lions for the Lion-trading rules, per piece index.
-    pub is_lion: Vec<bool>,
-    /// Pieces whose capture opens no bridge to a protected Lion, per piece index.
-    pub no_bridge: Vec<bool>,
-    /// The Lion-trading hook is on.
-    pub lion_trading: bool,
     /// Piece indices of royal pieces, per colour.
     pub royals: [Vec<usize>; 2],
     /// Piece indices that castle, per colour.
@@ -114,25 +109,10 @@ pub struct Game<const W: usize> {
     pub attack_dirs: [Vec<u8>; 2],
     /// Pieces whose captures need explicit generation to detect attacks.
     pub complex_attackers: [Vec<usize>; 2],
-    /// Each side's own citadel (`citadels` in the definition), White's first.
-    pub citadel_of: Option<[usize; 2]>,
-    /// Both citadel squares (empty without citadels).
-    pub citadels: Bitboard<W>,
-    /// Per piece index: may enter its own side's citadel.
-    pub enters_own_citadel: Vec<bool>,
-    /// Per piece index: rests, immune and immobile, on its last rank.
-    pub rests: Vec<bool>,
     /// Each colour's last rank (the far side of the board).
     pub last_rank: [Bitboard<W>; 2],
-    /// Per piece index: where a resting piece may go, the fixed square already mirrored
-    /// for Black.
-    pub redeploy: Vec<Redeploy>,
-    /// Per piece index: the piece index a redeployed piece becomes.
-    pub redeploys_as: Vec<Option<usize>>,
-    /// Royal piece indices that may swap once per game, per colour.
-    pub swappers: [Vec<usize>; 2],
-    /// Citadels or resting pieces exist: moves need the sanctuary rules.
-    pub sanctuaries: bool,
+    /// The rules the definition switches on beyond the pieces' moves (`rules::extension`).
+    pub rules: Rules<W>,
     /// Count of each piece index in the start position (for promotion limits).
     pub initial_counts: Vec<u32>,
     /// Per piece index: the most moves one such piece can have in a position, itself or
@@ -168,9 +148,6 @@ impl<const W: usize> Game<W> {
             promotions: Vec::new(),
             is_pawn: Vec::new(),
             is_royal: Vec::new(),
-            is_lion: Vec::new(),
-            no_bridge: Vec::new(),
-            lion_trading: spec.hooks.contains(&Hook::LionTrading),
             royals: [Vec::new(), Vec::new()],
             castlers: [Vec::new(), Vec::new()],
             dirs: Vec::new(),
@@ -183,15 +160,8 @@ impl<const W: usize> Game<W> {
             slide_capture: Vec::new(),
             attack_dirs: [Vec::new(), Vec::new()],
             complex_attackers: [Vec::new(), Vec::new()],
-            citadel_of: spec.citadels,
-            citadels: Bitboard::EMPTY,
-            enters_own_citadel: Vec::new(),
-            rests: Vec::new(),
             last_rank: [Bitboard::EMPTY; 2],
-            redeploy: Vec::new(),
-            redeploys_as: Vec::new(),
-            swappers: [Vec::new(), Vec::new()],
-            sanctuaries: false,
+            rules: Rules::none(),
             initial_counts: vec![0; 2 * types],
             move_bounds: Vec::new(),
             zobrist: Zobrist::new(2 * types, squares),
@@ -205,8 +175,6 @@ impl<const W: usize> Game<W> {
                 g.promotions.push(g.compile_promotion(t, color));
                 g.is_pawn.push(spec.pieces[t].pawn);
                 g.is_royal.push(spec.pieces[t].royal);
-                g.is_lion.push(spec.pieces[t].lion);
-                g.no_bridge.push(spec.pieces[t].no_bridge);
                 if spec.pieces[t].royal {
                     g.royals[color].push(2 * t + color);
                 }
@@ -216,7 +184,8 @@ impl<const W: usize> Game<W> {
             }
         }
         g.build_attack_tables();
-        g.compile_sanctuaries();
+        g.compile_last_ranks();
+        g.rules = Rules::of(&g);
         g.move_bounds = g.piece_move_bounds();
         for (name, fen) in std::iter::once((&"start".to_string(), &spec.start))
             .chain(spec.starts.iter().map(|(n, f)| (n, f)))
@@ -524,9 +493,7 @@ impl<const W: usize> Game<W> {
         }
     }
 
-    /// Citadels, resting pieces, redeployment and the royal swap (Tamerlane's rules,
-    /// described by the definition's `citadels` and the pieces' flags).
-    fn compile_sanctuaries(&mut self) {
+    fn compile_last_ranks(&mut self) {
         let g = &self.geo;
         for sq in (0..self.squares).filter(|&s| !g.holes[s]) {
             if g.rank(sq) == g.height - 1 {
@@ -536,32 +503,6 @@ impl<const W: usize> Game<W> {
                 self.last_rank[1].set(sq);
             }
         }
-        if let Some(own) = self.citadel_of {
-            own.iter().for_each(|&c| self.citadels.set(c));
-        }
-        for pc in 0..2 * self.types {
-            let (piece, color) = (&self.spec.pieces[pc / 2], pc & 1);
-            self.enters_own_citadel.push(piece.enters_own_citadel);
-            self.rests.push(piece.rests_on_last_rank);
-            self.redeploy.push(match piece.redeploy {
-                Redeploy::To(sq) if color != WHITE => {
-                    Redeploy::To(sq % g.width + (g.height - 1 - g.rank(sq)) * g.width)
-                }
-                other => other,
-            });
-            self.redeploys_as
-                .push(piece.redeploys_as.map(|t| 2 * t + color));
-            if piece.swaps && piece.royal {
-                self.swappers[color].push(pc);
-            }
-        }
-        self.sanctuaries = self.citadel_of.is_some() || self.rests.contains(&true);
-    }
-
-    /// The game has once-per-game rights (a royal swap or citadel exchanges), which FEN
-    /// writes in the castling field.
-    pub fn has_privileges(&self) -> bool {
-        self.citadel_of.is_some() || self.swappers.iter().any(|s| !s.is_empty())
     }
 
     /// Whether the last royal must be kept out of attack.

@@ -3,9 +3,9 @@
 
 pub mod betza;
 pub mod capacity;
+pub mod extension;
 pub mod fen;
 pub mod game;
-pub mod hooks;
 pub mod movegen;
 pub mod notation;
 pub mod outcome;

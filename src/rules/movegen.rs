@@ -101,8 +101,8 @@ impl<const W: usize> Game<W> {
 
     /// True when a piece of colour `by` attacks `sq` (could capture a piece there).
     pub fn attacked(&self, pos: &Position<W>, sq: usize, by: Color) -> bool {
-        if self.citadels.has(sq) {
-            return false; // A citadel is a sanctuary.
+        if self.rules.sanctuary.has(sq) {
+            return false; // A sanctuary of the game's rules (Tamerlane's citadels).
         }
         let n = self.squares;
         for &pc in &self.leap_attackers[by] {
@@ -406,17 +406,14 @@ impl<const W: usize> Game<W> {
             return;
         }
         self.pseudo_moves(pos, list);
-        if self.lion_trading {
-            self.filter_lion_captures(pos, list);
-        }
-        if self.sanctuaries {
-            self.sanctuary_moves(pos, list);
+        if !self.rules.is_empty() {
+            self.rule_moves(pos, list);
         }
         if self.uses_check() && !royals.more_than_one() {
             self.keep_royal_safe(pos, list, royals.first().expect("one royal"));
         }
-        if !self.swappers[us].is_empty() {
-            self.royal_swaps(pos, list);
+        if self.rules.legal_moves {
+            self.rule_legal_moves(pos, list);
         }
     }
 
@@ -438,10 +435,7 @@ impl<const W: usize> Game<W> {
         let mut i = 0;
         while i < list.len() {
             let m = list[i];
-            let risky = test_all
-                || m.from() == king
-                || pinned.has(m.from())
-                || !matches!(m.kind(), MoveKind::Normal | MoveKind::DoubleStep);
+            let risky = test_all || m.from() == king || pinned.has(m.from()) || !m.is_plain();
             if risky && !self.keeps_royal_safe(pos, m, king) {
                 list.swap_remove(i);
             } else {
@@ -495,7 +489,7 @@ impl<const W: usize> Game<W> {
         let u = pos.make(self, m);
         let at = if m.from() == king { m.to() } else { king };
         let safe = !self.attacked(pos, at, us ^ 1);
-        pos.unmake(m, u);
+        pos.unmake(self, m, u);
         safe
     }
 
@@ -522,7 +516,7 @@ impl<const W: usize> Game<W> {
             let m = list[i];
             let u = pos.make(self, m);
             let repeats = pos.repetitions() > 0;
-            pos.unmake(m, u);
+            pos.unmake(self, m, u);
             if repeats {
                 list.swap_remove(i);
             } else {

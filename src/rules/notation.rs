@@ -21,13 +21,10 @@ impl<const W: usize> Game<W> {
         };
         let mut s = match m.kind() {
             MoveKind::TwoLeg => through(m.aux()),
-            // The citadel exchange: into the citadel, then onto the partner's square.
-            MoveKind::Swap if m.aux() != m.from() => through(m.aux()),
+            // A rule-defined move is written as its rule says.
+            MoveKind::Rule => return self.rule_move_text(m),
             _ => format!("{}{}", g.name(m.from()), g.name(m.to())),
         };
-        if m.kind() == MoveKind::Redeploy {
-            return s; // What the piece becomes is implied.
-        }
         if let Some(p) = m.promotes_to() {
             let letter = &self.spec.pieces[p / 2].letter;
             if letter.starts_with('+') {

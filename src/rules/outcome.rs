@@ -22,8 +22,8 @@ impl<const W: usize> Game<W> {
         if pos.royals(self, us).is_empty() {
             return end(Verdict::Loss, "royal captured");
         }
-        if self.citadel_draw(pos) {
-            return end(Verdict::Draw, "citadel");
+        if let Some(o) = self.rule_outcome(pos) {
+            return Some(o);
         }
         let mut list = MoveList::new();
         self.game_moves(pos, &mut list);

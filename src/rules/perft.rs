@@ -29,7 +29,7 @@ impl<const W: usize> Game<W> {
                 "incremental key after {m:?}"
             );
             nodes += self.perft(pos, depth - 1, bulk);
-            pos.unmake(m, u);
+            pos.unmake(self, m, u);
         }
         nodes
     }

@@ -27,35 +27,29 @@ pub struct Position<const W: usize> {
     pub ep_victim: u16,
     pub halfmove: u32,
     pub fullmove: u32,
-    /// The last move took a Lion with a non-Lion: the side to move may not take a Lion
-    /// with a non-Lion (Chu's counter-strike rule; only with the Lion-trading hook).
-    pub lion_strike: bool,
-    /// Once-per-game rights still unused: `SWAP << 2 * colour` (the royal swap) and
-    /// `EXCHANGE << 2 * colour` (the citadel exchange).
-    pub privileges: u8,
+    /// The state the game's rule extensions keep (`rules::extension`), each rule in its
+    /// own bits: once-per-game rights, or a fact about the last move.
+    pub rule_state: u16,
     pub key: u64,
     /// Keys of the positions before each move made, oldest first.
     pub history: Vec<u64>,
 }
 
-/// Privilege bit: the royal swap is still unused (shift by `2 * colour`).
-pub const SWAP: u8 = 1;
-/// Privilege bit: the citadel exchange is still unused (shift by `2 * colour`).
-pub const EXCHANGE: u8 = 2;
-
 /// What `make` changed and `unmake` restores.
 #[derive(Clone, Copy, Debug)]
 pub struct Undo {
-    moved: u8,
-    captured: u8,
-    captured_sq: u16,
-    via_captured: u8,
+    /// The moving piece's board code.
+    pub(crate) moved: u8,
+    /// The piece captured (0 for none) and its square.
+    pub(crate) captured: u8,
+    pub(crate) captured_sq: u16,
+    /// The piece a two-leg move captured on its intermediate square (0 for none).
+    pub(crate) via_captured: u8,
     castling: u8,
     ep: u16,
     ep_victim: u16,
     halfmove: u32,
-    lion_strike: bool,
-    privileges: u8,
+    rule_state: u16,
     key: u64,
 }
 
@@ -79,8 +73,7 @@ impl<const W: usize> Position<W> {
             ep_victim: NO_SQ,
             halfmove: 0,
             fullmove: 1,
-            lion_strike: false,
-            privileges: 0,
+            rule_state: 0,
             key: 0,
             history: Vec::new(),
         }
@@ -138,10 +131,16 @@ impl<const W: usize> Position<W> {
         if self.ep != NO_SQ {
             k ^= z.ep[self.ep as usize];
         }
-        if self.lion_strike {
-            k ^= z.lion_strike;
+        k ^ z.rule_state(self.rule_state)
+    }
+
+    /// Sets the rule state to `state`, updating `key` (a key being built by `make`).
+    #[inline(always)]
+    pub fn set_rule_state(&mut self, game: &Game<W>, state: u16, key: &mut u64) {
+        if state != self.rule_state {
+            *key ^= game.zobrist.rule_state(self.rule_state ^ state);
+            self.rule_state = state;
         }
-        k ^ z.privileges[self.privileges as usize]
     }
 
     /// Number of times the current position occurred before with the same side to move,
@@ -176,8 +175,7 @@ impl<const W: usize> Position<W> {
             ep: self.ep,
             ep_victim: self.ep_victim,
             halfmove: self.halfmove,
-            lion_strike: self.lion_strike,
-            privileges: self.privileges,
+            rule_state: self.rule_state,
             key: self.key,
         };
         self.history.push(self.key);
@@ -199,19 +197,8 @@ impl<const W: usize> Position<W> {
             self.put(rook_to, rook);
             key ^= z.piece(moved, from) ^ z.piece(moved, to);
             key ^= z.piece(rook, rook_sq) ^ z.piece(rook, rook_to);
-        } else if kind == MoveKind::Swap {
-            let dest = m.aux();
-            let partner = self.remove(to);
-            self.remove(from);
-            self.put(to, moved);
-            self.put(dest, partner);
-            u.via_captured = partner;
-            key ^= z.piece(moved, from) ^ z.piece(moved, to);
-            key ^= z.piece(partner, to) ^ z.piece(partner, dest);
-            let used = if dest == from { SWAP } else { EXCHANGE };
-            let rights = self.privileges & !(used << (2 * self.side));
-            key ^= z.privileges[self.privileges as usize] ^ z.privileges[rights as usize];
-            self.privileges = rights;
+        } else if kind == MoveKind::Rule {
+            game.make_rule_move(self, m, &mut u, &mut key);
         } else {
             match kind {
                 MoveKind::EnPassant => {
@@ -229,15 +216,7 @@ impl<const W: usize> Position<W> {
                 }
                 _ => {}
             }
-            if to != from && self.board[to] != 0 {
-                u.captured = self.remove(to);
-                u.captured_sq = to as u16;
-                key ^= z.piece(u.captured, to);
-            }
-            self.remove(from);
-            let placed = m.promotes_to().map_or(moved, |p| p as u8 + 1);
-            self.put(to, placed);
-            key ^= z.piece(moved, from) ^ z.piece(placed, to);
+            self.displace(game, m, &mut u, &mut key);
             if kind == MoveKind::DoubleStep && self.pawn_can_take_on(game, self.side ^ 1, m.aux()) {
                 self.ep = m.aux() as u16;
                 self.ep_victim = to as u16;
@@ -257,17 +236,11 @@ impl<const W: usize> Position<W> {
             key ^= z.castling[self.castling as usize] ^ z.castling[rights as usize];
             self.castling = rights;
         }
-        if game.lion_trading {
-            let took_lion = |code: u8| code != 0 && game.is_lion[code as usize - 1];
-            let strike = (took_lion(u.captured) || took_lion(u.via_captured))
-                && !game.is_lion[moved as usize - 1];
-            if strike != self.lion_strike {
-                key ^= z.lion_strike;
-                self.lion_strike = strike;
-            }
+        if game.rules.after_make {
+            game.rules_after_make(self, &u, &mut key);
         }
         let pawn = game.is_pawn[moved as usize - 1];
-        let captured = u.captured != 0 || (u.via_captured != 0 && kind != MoveKind::Swap);
+        let captured = u.captured != 0 || u.via_captured != 0;
         self.halfmove = if pawn || captured {
             0
         } else {
@@ -281,8 +254,66 @@ impl<const W: usize> Position<W> {
         u
     }
 
+    /// The move `m` of the piece `u.moved` from its square to `to`, capturing what stands
+    /// there (of either colour) and becoming the piece type `m` promotes to, if any.
+    #[inline(always)]
+    pub(crate) fn displace(&mut self, game: &Game<W>, m: Move, u: &mut Undo, key: &mut u64) {
+        let z = &game.zobrist;
+        let (from, to, moved) = (m.from(), m.to(), u.moved);
+        if to != from && self.board[to] != 0 {
+            u.captured = self.remove(to);
+            u.captured_sq = to as u16;
+            *key ^= z.piece(u.captured, to);
+        }
+        self.remove(from);
+        let placed = m.promotes_to().map_or(moved, |p| p as u8 + 1);
+        self.put(to, placed);
+        *key ^= z.piece(moved, from) ^ z.piece(placed, to);
+    }
+
+    /// Takes back `displace` (and en-passant and two-leg captures recorded in `u`).
+    #[inline(always)]
+    pub(crate) fn undisplace(&mut self, m: Move, u: &Undo) {
+        self.remove(m.to());
+        self.put(m.from(), u.moved);
+        if u.captured != 0 {
+            self.put(u.captured_sq as usize, u.captured);
+        }
+        if u.via_captured != 0 {
+            self.put(m.aux(), u.via_captured);
+        }
+    }
+
+    /// Two friendly pieces change places: the mover (`u.moved`) goes to `m.to()`, the
+    /// piece there to `dest`.
+    pub(crate) fn exchange(
+        &mut self,
+        game: &Game<W>,
+        m: Move,
+        dest: usize,
+        u: &Undo,
+        key: &mut u64,
+    ) {
+        let z = &game.zobrist;
+        let (from, to, moved) = (m.from(), m.to(), u.moved);
+        let partner = self.remove(to);
+        self.remove(from);
+        self.put(to, moved);
+        self.put(dest, partner);
+        *key ^= z.piece(moved, from) ^ z.piece(moved, to);
+        *key ^= z.piece(partner, to) ^ z.piece(partner, dest);
+    }
+
+    /// Takes back `exchange`.
+    pub(crate) fn unexchange(&mut self, m: Move, dest: usize, u: &Undo) {
+        self.remove(m.to());
+        let partner = self.remove(dest);
+        self.put(m.from(), u.moved);
+        self.put(m.to(), partner);
+    }
+
     /// Takes back `m`, made with `make` that returned `u`.
-    pub fn unmake(&mut self, m: Move, u: Undo) {
+    pub fn unmake(&mut self, game: &Game<W>, m: Move, u: Undo) {
         self.side ^= 1;
         if self.side == 1 {
             self.fullmove -= 1;
@@ -296,27 +327,16 @@ impl<const W: usize> Position<W> {
             self.remove(to);
             self.put(from, u.moved);
             self.put(m.aux(), rook);
-        } else if m.kind() == MoveKind::Swap {
-            self.remove(to);
-            self.remove(m.aux());
-            self.put(from, u.moved);
-            self.put(to, u.via_captured);
+        } else if m.kind() == MoveKind::Rule {
+            game.unmake_rule_move(self, m, &u);
         } else {
-            self.remove(to);
-            self.put(from, u.moved);
-            if u.captured != 0 {
-                self.put(u.captured_sq as usize, u.captured);
-            }
-            if u.via_captured != 0 {
-                self.put(m.aux(), u.via_captured);
-            }
+            self.undisplace(m, &u);
         }
         self.castling = u.castling;
         self.ep = u.ep;
         self.ep_victim = u.ep_victim;
         self.halfmove = u.halfmove;
-        self.lion_strike = u.lion_strike;
-        self.privileges = u.privileges;
+        self.rule_state = u.rule_state;
         self.key = u.key;
         self.history.pop();
     }
@@ -332,15 +352,15 @@ impl<const W: usize> Position<W> {
             ep: self.ep,
             ep_victim: self.ep_victim,
             halfmove: self.halfmove,
-            lion_strike: self.lion_strike,
-            privileges: self.privileges,
+            rule_state: self.rule_state,
             key: self.key,
         };
         self.history.push(self.key);
         self.key ^= game.zobrist.side;
-        if self.lion_strike {
-            self.key ^= game.zobrist.lion_strike;
-            self.lion_strike = false;
+        let cleared = self.rule_state & game.rules.transient;
+        if cleared != 0 {
+            self.key ^= game.zobrist.rule_state(cleared);
+            self.rule_state ^= cleared;
         }
         if self.ep != NO_SQ {
             self.key ^= game.zobrist.ep[self.ep as usize];
@@ -355,7 +375,7 @@ impl<const W: usize> Position<W> {
     /// Takes back a null move.
     pub fn unmake_null(&mut self, u: Undo) {
         self.side ^= 1;
-        self.lion_strike = u.lion_strike;
+        self.rule_state = u.rule_state;
         self.ep = u.ep;
         self.ep_victim = u.ep_victim;
         self.halfmove = u.halfmove;

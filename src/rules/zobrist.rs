@@ -5,7 +5,8 @@
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// Random keys for pieces on squares, the side to move, castling rights and en passant.
+/// Random keys for pieces on squares, the side to move, castling rights, en passant and
+/// the bits of the rules' state.
 #[derive(Clone, Debug)]
 pub struct Zobrist {
     squares: usize,
@@ -15,10 +16,8 @@ pub struct Zobrist {
     pub castling: [u64; 16],
     /// Keyed by the en-passant square.
     pub ep: Vec<u64>,
-    /// Set while the side to move may not take a Lion with a non-Lion (Chu counter-strike).
-    pub lion_strike: u64,
-    /// Keyed by the unused once-per-game rights (royal swap, citadel exchange).
-    pub privileges: [u64; 16],
+    /// One key per bit of the rules' state (`Position::rule_state`).
+    rule_bits: [u64; 16],
 }
 
 impl Zobrist {
@@ -29,11 +28,9 @@ impl Zobrist {
         let side = next();
         let castling = std::array::from_fn(|i| if i == 0 { 0 } else { next() });
         let ep = (0..squares).map(|_| next()).collect();
-        let lion_strike = next();
-        let privileges = std::array::from_fn(|i| if i == 0 { 0 } else { next() });
+        let rule_bits = std::array::from_fn(|_| next());
         Zobrist {
-            privileges,
-            lion_strike,
+            rule_bits,
             squares,
             pieces,
             side,
@@ -46,6 +43,18 @@ impl Zobrist {
     #[inline(always)]
     pub fn piece(&self, code: u8, sq: usize) -> u64 {
         self.pieces[(code as usize - 1) * self.squares + sq]
+    }
+
+    /// The key of the rules' state `bits` (0 for none).
+    #[inline]
+    pub fn rule_state(&self, bits: u16) -> u64 {
+        let mut k = 0;
+        let mut b = bits;
+        while b != 0 {
+            k ^= self.rule_bits[b.trailing_zeros() as usize];
+            b &= b - 1;
+        }
+        k
     }
 }
 

@@ -480,16 +480,22 @@ impl<'a, const W: usize> Worker<'a, W> {
         }
     }
 
-    /// A result by rule before any move is searched: the move rule, repetition (as a
-    /// draw), and the bare-king rules.
+    /// A result by rule before any move is searched: the move rule, the game's own rules
+    /// (`Game::rule_outcome`), repetition (as a draw), and the bare-king rules.
     fn rule_result(&self, ply: usize) -> Option<i32> {
         let g = self.game;
         let pos = &self.pos;
         if g.spec.move_rule > 0 && pos.halfmove >= g.spec.move_rule {
             return Some(0);
         }
-        if g.sanctuaries && g.citadel_draw(pos) {
-            return Some(0);
+        if g.rules.outcome
+            && let Some(o) = g.rule_outcome(pos)
+        {
+            return Some(match o.verdict {
+                Verdict::Draw => 0,
+                Verdict::Win => RULE_WIN - ply as i32,
+                Verdict::Loss => -RULE_WIN + ply as i32,
+            });
         }
         if g.spec.repetition_rule == RepetitionRule::Draw && pos.repetitions() > 0 {
             return Some(0);
@@ -517,7 +523,11 @@ impl<'a, const W: usize> Worker<'a, W> {
     fn is_capture(&self, m: Move) -> bool {
         match m.kind() {
             MoveKind::EnPassant | MoveKind::TwoLeg => true,
-            MoveKind::Pass | MoveKind::Castle | MoveKind::Swap => false,
+            MoveKind::Pass | MoveKind::Castle => false,
+            MoveKind::Rule => self.game.rule_move_removes(&self.pos, m).is_some_and(|sq| {
+                let code = self.pos.board[sq];
+                code != 0 && color_of(code) != self.pos.side
+            }),
             _ => {
                 let code = self.pos.board[m.to()];
                 code != 0 && color_of(code) != self.pos.side
@@ -533,12 +543,21 @@ impl<'a, const W: usize> Worker<'a, W> {
             MoveKind::EnPassant | MoveKind::TwoLeg => e.value_of(b[m.aux()]),
             _ => 0,
         };
-        match m.kind() {
-            MoveKind::Castle | MoveKind::Swap => {}
-            _ if m.to() == m.from() || b[m.to()] == 0 => {}
-            // A redeployment may remove a piece of the mover's own.
-            _ if color_of(b[m.to()]) == self.pos.side => v -= e.value_of(b[m.to()]),
-            _ => v += e.value_of(b[m.to()]),
+        let removed = match m.kind() {
+            MoveKind::Castle => None,
+            MoveKind::Rule => self.game.rule_move_removes(&self.pos, m),
+            _ => Some(m.to()).filter(|&to| to != m.from()),
+        };
+        match removed {
+            Some(sq) if b[sq] != 0 => {
+                // A rule's move may remove a piece of the mover's own.
+                if color_of(b[sq]) == self.pos.side {
+                    v -= e.value_of(b[sq]);
+                } else {
+                    v += e.value_of(b[sq]);
+                }
+            }
+            _ => {}
         }
         if let Some(p) = m.promotes_to() {
             v += e.values[p / 2] - e.value_of(b[m.from()]);
@@ -730,7 +749,7 @@ impl<'a, const W: usize> Worker<'a, W> {
             let moved = self.pos.board[m.from()];
             let u = self.pos.make(g, m);
             if repetition_illegal && self.pos.repetitions() > 0 {
-                self.pos.unmake(m, u);
+                self.pos.unmake(self.game, m, u);
                 continue;
             }
             legal += 1;
@@ -759,7 +778,7 @@ impl<'a, const W: usize> Worker<'a, W> {
                     score = -self.search(new_depth, -beta, -alpha, ply + 1, true);
                 }
             }
-            self.pos.unmake(m, u);
+            self.pos.unmake(self.game, m, u);
             if self.stopped {
                 return 0;
             }
@@ -838,9 +857,10 @@ impl<'a, const W: usize> Worker<'a, W> {
             return if in_check { -MATE + ply as i32 } else { best };
         }
         if !in_check {
-            // Redeployments are quiet unless they take something: keep them out.
-            list.retain(|m| {
-                self.is_capture(*m) || (m.promotes_to().is_some() && m.kind() != MoveKind::Redeploy)
+            // Captures and promotions, and the moves the game's rules call tactical.
+            list.retain(|m| match m.kind() {
+                MoveKind::Rule => g.rule_move_tactical(&self.pos, *m),
+                _ => self.is_capture(*m) || m.promotes_to().is_some(),
             });
         }
         if !in_check && qply >= FULL_QUIESCENCE {
@@ -862,7 +882,7 @@ impl<'a, const W: usize> Worker<'a, W> {
             }
             let u = self.pos.make(g, m);
             let score = -self.quiesce(-beta, -alpha, ply + 1, qply + 1, Some(m.to()));
-            self.pos.unmake(m, u);
+            self.pos.unmake(self.game, m, u);
             if self.stopped {
                 return 0;
             }

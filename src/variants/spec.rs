@@ -54,7 +54,8 @@ pub enum RepetitionRule {
     Illegal,
 }
 
-/// Special rules a variant switches on by name; each is a hook in `rules::hooks`.
+/// Special rules a variant switches on by name; each is a rule extension in
+/// `rules::extension`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Hook {
     /// Chu Shogi's Lion-trading rules (distant Lion protection, bridge, counter-strike).

@@ -1,0 +1,559 @@
+//! Rule extensions: the rules of a game that its pieces' moves do not describe (Chu
+//! Shogi's Lion trading, Tamerlane's citadels, Pawn of Pawns and King swap), each in its own
+//! module behind one interface, `RuleExtension`. Move generation, `make`/`unmake`, notation,
+//! FEN, attack detection, the game's outcome and the search reach them only through
+//! `Game`'s dispatching methods below, so none of them names a game's rule.
+//!
+//! A variant's definition switches rules on (`hooks = [...]` or data such as `citadels` and
+//! the pieces' flags); `Game::rules` holds them as a list of the enum `Rule`, dispatched by
+//! `match`, never dynamically. Every hot-path entry point first checks a flag computed when
+//! the game is compiled, so a game without rules pays one predictable branch.
+//!
+//! See docs/design.md, "Rule extensions", for the interface with a worked example.
+
+pub mod citadels;
+pub mod lion_trading;
+pub mod pawn_of_pawns;
+pub mod royal_swap;
+
+use crate::core::moves::RULE_SLOTS;
+use crate::core::{Bitboard, Color, Move, MoveKind};
+use crate::rules::game::Game;
+use crate::rules::movegen::MoveList;
+use crate::rules::outcome::Outcome;
+use crate::rules::position::{Position, Undo};
+use citadels::Citadels;
+use lion_trading::LionTrading;
+use pawn_of_pawns::PawnOfPawns;
+use royal_swap::RoyalSwap;
+
+/// A once-per-game right a rule keeps for each side, written in FEN's castling field
+/// (upper case for White).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Right {
+    pub letter: char,
+    /// What it is, for error messages.
+    pub name: &'static str,
+    /// The state bit of the right, per colour.
+    pub bits: [u16; 2],
+}
+
+/// Where a rule's bits lie in `Position::rule_state` and which slot of the move kind
+/// names its moves. Given to the rule when the game is compiled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    /// The rule's index in `Game::rules`, which its `MoveKind::Rule` moves carry.
+    pub index: usize,
+    /// The rule's first bit in `Position::rule_state`.
+    pub shift: u32,
+}
+
+impl Slot {
+    /// The state bit `i` of the rule.
+    #[inline(always)]
+    pub fn bit(self, i: u32) -> u16 {
+        1 << (self.shift + i)
+    }
+}
+
+/// The interface of a rule extension. Every method has a default that does nothing, so a
+/// rule implements only what it changes. `game` is the compiled variant the rule belongs to.
+///
+/// Order of the move-generation steps in `Game::legal_moves`: pseudo-legal moves; every
+/// rule's `filter_moves`; removal of captures of immune pieces (`immune`); every rule's
+/// `add_moves`; the check filter (which tests every `MoveKind::Rule` move by making it);
+/// every rule's `add_legal_moves`.
+pub trait RuleExtension<const W: usize> {
+    /// How many bits of `Position::rule_state` the rule keeps (at most 16 in all).
+    fn state_bits(&self) -> u32 {
+        0
+    }
+
+    /// The state bits that describe the last move only: a null move clears them.
+    fn transient_state(&self) -> u16 {
+        0
+    }
+
+    /// The rule's once-per-game right, if it has one (set for both sides at the start).
+    fn right(&self) -> Option<Right> {
+        None
+    }
+
+    /// Squares on which no piece is ever attacked (attack detection answers no there).
+    fn sanctuary(&self) -> Bitboard<W> {
+        Bitboard::EMPTY
+    }
+
+    /// Whether `immune` may be non-empty.
+    fn has_immunity(&self) -> bool {
+        false
+    }
+
+    /// Whether `add_legal_moves` does anything.
+    fn has_legal_moves(&self) -> bool {
+        false
+    }
+
+    /// Whether `after_make` does anything.
+    fn has_after_make(&self) -> bool {
+        false
+    }
+
+    /// Whether `outcome` may end the game.
+    fn has_outcome(&self) -> bool {
+        false
+    }
+
+    /// Squares whose pieces cannot be captured now.
+    fn immune(&self, _game: &Game<W>, _pos: &Position<W>) -> Bitboard<W> {
+        Bitboard::EMPTY
+    }
+
+    /// Removes the pseudo-legal moves the rule forbids.
+    fn filter_moves(&self, _game: &Game<W>, _pos: &mut Position<W>, _list: &mut MoveList) {}
+
+    /// Adds pseudo-legal moves (the check filter then tests them).
+    fn add_moves(&self, _game: &Game<W>, _pos: &mut Position<W>, _list: &mut MoveList) {}
+
+    /// Adds moves after the check filter: `list` holds the other legal moves, and the rule
+    /// adds only legal moves.
+    fn add_legal_moves(&self, _game: &Game<W>, _pos: &mut Position<W>, _list: &mut MoveList) {}
+
+    /// A step at the end of every `make` (before the side to move changes): `u` tells what
+    /// moved and what was captured; changes to `pos.rule_state` go into `key` through
+    /// `Position::set_rule_state`.
+    fn after_make(&self, _game: &Game<W>, _pos: &mut Position<W>, _u: &Undo, _key: &mut u64) {}
+
+    /// Makes one of the rule's own moves (`MoveKind::Rule` in the rule's slot).
+    fn make_move(
+        &self,
+        _game: &Game<W>,
+        _pos: &mut Position<W>,
+        _m: Move,
+        _u: &mut Undo,
+        _key: &mut u64,
+    ) {
+        unreachable!("a rule without moves of its own")
+    }
+
+    /// Takes back one of the rule's own moves (the undo record's rule state and key are
+    /// restored by `unmake`).
+    fn unmake_move(&self, _game: &Game<W>, _pos: &mut Position<W>, _m: Move, _u: &Undo) {
+        unreachable!("a rule without moves of its own")
+    }
+
+    /// The coordinate text of one of the rule's moves (input is matched against it).
+    fn move_text(&self, game: &Game<W>, m: Move) -> String {
+        format!("{}{}", game.geo.name(m.from()), game.geo.name(m.to()))
+    }
+
+    /// One of the rule's moves for people (`cli_search::readable`), before it is made.
+    fn readable(&self, game: &Game<W>, _pos: &Position<W>, m: Move) -> String {
+        self.move_text(game, m)
+    }
+
+    /// The game's end by the rule, for the side to move, checked before its moves.
+    fn outcome(&self, _game: &Game<W>, _pos: &Position<W>) -> Option<Outcome> {
+        None
+    }
+
+    /// Whether one of the rule's moves is tactical: quiescence searches it.
+    fn tactical(&self, _game: &Game<W>, _pos: &Position<W>, _m: Move) -> bool {
+        false
+    }
+
+    /// The square of the piece one of the rule's moves removes, if any (for ordering).
+    fn removes(&self, _game: &Game<W>, _pos: &Position<W>, _m: Move) -> Option<usize> {
+        None
+    }
+
+    /// The piece index a piece of index `pc` may become by the rule's moves, if any (for
+    /// the move-list capacity check).
+    fn becomes(&self, _pc: usize) -> Option<usize> {
+        None
+    }
+
+    /// The most moves the rule adds for `color` (`pieces`: how many it has), for the
+    /// move-list capacity check.
+    fn move_bound(
+        &self,
+        _game: &Game<W>,
+        _pos: &Position<W>,
+        _color: Color,
+        _pieces: usize,
+    ) -> usize {
+        0
+    }
+}
+
+/// The rules a game can switch on.
+#[derive(Clone, Debug)]
+pub enum Rule<const W: usize> {
+    LionTrading(LionTrading),
+    PawnOfPawns(PawnOfPawns),
+    RoyalSwap(RoyalSwap),
+    Citadels(Citadels<W>),
+}
+
+/// `match` over the rules, binding the rule to `$r`.
+macro_rules! each_rule {
+    ($self:expr, $r:ident => $e:expr) => {
+        match $self {
+            Rule::LionTrading($r) => $e,
+            Rule::PawnOfPawns($r) => $e,
+            Rule::RoyalSwap($r) => $e,
+            Rule::Citadels($r) => $e,
+        }
+    };
+}
+
+impl<const W: usize> RuleExtension<W> for Rule<W> {
+    #[inline(always)]
+    fn state_bits(&self) -> u32 {
+        each_rule!(self, r => RuleExtension::<W>::state_bits(r))
+    }
+    #[inline(always)]
+    fn transient_state(&self) -> u16 {
+        each_rule!(self, r => RuleExtension::<W>::transient_state(r))
+    }
+    #[inline(always)]
+    fn right(&self) -> Option<Right> {
+        each_rule!(self, r => RuleExtension::<W>::right(r))
+    }
+    #[inline(always)]
+    fn sanctuary(&self) -> Bitboard<W> {
+        each_rule!(self, r => r.sanctuary())
+    }
+    #[inline(always)]
+    fn has_immunity(&self) -> bool {
+        each_rule!(self, r => RuleExtension::<W>::has_immunity(r))
+    }
+    #[inline(always)]
+    fn has_legal_moves(&self) -> bool {
+        each_rule!(self, r => RuleExtension::<W>::has_legal_moves(r))
+    }
+    #[inline(always)]
+    fn has_after_make(&self) -> bool {
+        each_rule!(self, r => RuleExtension::<W>::has_after_make(r))
+    }
+    #[inline(always)]
+    fn has_outcome(&self) -> bool {
+        each_rule!(self, r => RuleExtension::<W>::has_outcome(r))
+    }
+    #[inline(always)]
+    fn immune(&self, game: &Game<W>, pos: &Position<W>) -> Bitboard<W> {
+        each_rule!(self, r => r.immune(game, pos))
+    }
+    #[inline(always)]
+    fn filter_moves(&self, game: &Game<W>, pos: &mut Position<W>, list: &mut MoveList) {
+        each_rule!(self, r => r.filter_moves(game, pos, list))
+    }
+    #[inline(always)]
+    fn add_moves(&self, game: &Game<W>, pos: &mut Position<W>, list: &mut MoveList) {
+        each_rule!(self, r => r.add_moves(game, pos, list))
+    }
+    #[inline(always)]
+    fn add_legal_moves(&self, game: &Game<W>, pos: &mut Position<W>, list: &mut MoveList) {
+        each_rule!(self, r => r.add_legal_moves(game, pos, list))
+    }
+    #[inline(always)]
+    fn after_make(&self, game: &Game<W>, pos: &mut Position<W>, u: &Undo, key: &mut u64) {
+        each_rule!(self, r => r.after_make(game, pos, u, key))
+    }
+    #[inline(always)]
+    fn make_move(
+        &self,
+        game: &Game<W>,
+        pos: &mut Position<W>,
+        m: Move,
+        u: &mut Undo,
+        key: &mut u64,
+    ) {
+        each_rule!(self, r => r.make_move(game, pos, m, u, key))
+    }
+    #[inline(always)]
+    fn unmake_move(&self, game: &Game<W>, pos: &mut Position<W>, m: Move, u: &Undo) {
+        each_rule!(self, r => r.unmake_move(game, pos, m, u))
+    }
+    fn move_text(&self, game: &Game<W>, m: Move) -> String {
+        each_rule!(self, r => r.move_text(game, m))
+    }
+    fn readable(&self, game: &Game<W>, pos: &Position<W>, m: Move) -> String {
+        each_rule!(self, r => r.readable(game, pos, m))
+    }
+    #[inline(always)]
+    fn outcome(&self, game: &Game<W>, pos: &Position<W>) -> Option<Outcome> {
+        each_rule!(self, r => r.outcome(game, pos))
+    }
+    #[inline(always)]
+    fn tactical(&self, game: &Game<W>, pos: &Position<W>, m: Move) -> bool {
+        each_rule!(self, r => r.tactical(game, pos, m))
+    }
+    #[inline(always)]
+    fn removes(&self, game: &Game<W>, pos: &Position<W>, m: Move) -> Option<usize> {
+        each_rule!(self, r => r.removes(game, pos, m))
+    }
+    fn becomes(&self, pc: usize) -> Option<usize> {
+        each_rule!(self, r => RuleExtension::<W>::becomes(r, pc))
+    }
+    fn move_bound(&self, game: &Game<W>, pos: &Position<W>, color: Color, pieces: usize) -> usize {
+        each_rule!(self, r => r.move_bound(game, pos, color, pieces))
+    }
+}
+
+/// The rules a game has switched on, and what they need, computed once.
+#[derive(Clone, Debug)]
+pub struct Rules<const W: usize> {
+    pub list: Vec<Rule<W>>,
+    /// Some rule makes pieces immune to capture.
+    pub immunity: bool,
+    /// Some rule adds moves after the check filter.
+    pub legal_moves: bool,
+    /// Some rule has an `after_make` step.
+    pub after_make: bool,
+    /// Some rule may end the game.
+    pub outcome: bool,
+    /// The state bits a null move clears.
+    pub transient: u16,
+    /// Every right's bits: the state of a position whose FEN gives no rights field.
+    pub all_rights: u16,
+    /// Squares on which no piece is ever attacked (the union of the rules' sanctuaries).
+    pub sanctuary: Bitboard<W>,
+}
+
+impl<const W: usize> Rules<W> {
+    pub fn none() -> Self {
+        Rules {
+            list: Vec::new(),
+            immunity: false,
+            legal_moves: false,
+            after_make: false,
+            outcome: false,
+            transient: 0,
+            all_rights: 0,
+            sanctuary: Bitboard::EMPTY,
+        }
+    }
+
+    /// The rules `game`'s definition switches on, in the order they act. The order matters
+    /// only for the order of the moves they add and for FEN: Pawn of Pawns'
+    /// redeployments come before citadel exchanges, and the royal swap's right is written
+    /// before the citadel exchange's (`SCsc`).
+    pub fn of(game: &Game<W>) -> Self {
+        type Build<const W: usize> = fn(&Game<W>, Slot) -> Option<Rule<W>>;
+        let builders: [Build<W>; 4] = [
+            |g, s| LionTrading::new(g, s).map(Rule::LionTrading),
+            |g, s| PawnOfPawns::new(g, s).map(Rule::PawnOfPawns),
+            |g, s| RoyalSwap::new(g, s).map(Rule::RoyalSwap),
+            |g, s| Citadels::new(g, s).map(Rule::Citadels),
+        ];
+        let mut rules = Rules::none();
+        let mut shift = 0;
+        for build in builders {
+            let slot = Slot {
+                index: rules.list.len(),
+                shift,
+            };
+            if let Some(rule) = build(game, slot) {
+                shift += rule.state_bits();
+                rules.list.push(rule);
+            }
+        }
+        assert!(shift <= 16 && rules.list.len() <= RULE_SLOTS);
+        for r in &rules.list {
+            rules.immunity |= r.has_immunity();
+            rules.legal_moves |= r.has_legal_moves();
+            rules.after_make |= r.has_after_make();
+            rules.outcome |= r.has_outcome();
+            rules.transient |= r.transient_state();
+            rules.all_rights |= r.right().map_or(0, |r| r.bits[0] | r.bits[1]);
+            rules.sanctuary |= r.sanctuary();
+        }
+        rules
+    }
+
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// The rights of the game's rules, in the order FEN writes them.
+    pub fn rights(&self) -> impl Iterator<Item = Right> + '_ {
+        self.list.iter().filter_map(|r| r.right())
+    }
+}
+
+impl<const W: usize> Game<W> {
+    /// The rules' steps of move generation before the check filter: their filters, the
+    /// removal of captures of immune pieces, and their added moves.
+    #[inline(never)]
+    pub(crate) fn rule_moves(&self, pos: &mut Position<W>, list: &mut MoveList) {
+        for r in &self.rules.list {
+            r.filter_moves(self, pos, list);
+        }
+        if self.rules.immunity {
+            let immune = self.immune(pos);
+            list.retain(|m| {
+                let takes = (m.to() != m.from() && immune.has(m.to()))
+                    || (m.kind() == MoveKind::TwoLeg && immune.has(m.aux()));
+                !takes
+            });
+        }
+        for r in &self.rules.list {
+            r.add_moves(self, pos, list);
+        }
+    }
+
+    /// The rules' moves added after the check filter.
+    #[inline(never)]
+    pub(crate) fn rule_legal_moves(&self, pos: &mut Position<W>, list: &mut MoveList) {
+        for r in &self.rules.list {
+            r.add_legal_moves(self, pos, list);
+        }
+    }
+
+    /// Squares whose pieces cannot be captured now.
+    pub fn immune(&self, pos: &Position<W>) -> Bitboard<W> {
+        let mut b = Bitboard::EMPTY;
+        if self.rules.immunity {
+            for r in &self.rules.list {
+                b |= r.immune(self, pos);
+            }
+        }
+        b
+    }
+
+    /// The rules' steps at the end of `make`.
+    #[inline(always)]
+    pub(crate) fn rules_after_make(&self, pos: &mut Position<W>, u: &Undo, key: &mut u64) {
+        for r in &self.rules.list {
+            r.after_make(self, pos, u, key);
+        }
+    }
+
+    /// Makes a `MoveKind::Rule` move.
+    #[inline(never)]
+    pub(crate) fn make_rule_move(
+        &self,
+        pos: &mut Position<W>,
+        m: Move,
+        u: &mut Undo,
+        key: &mut u64,
+    ) {
+        self.rules.list[m.rule_slot()].make_move(self, pos, m, u, key);
+    }
+
+    /// Takes back a `MoveKind::Rule` move.
+    #[inline(never)]
+    pub(crate) fn unmake_rule_move(&self, pos: &mut Position<W>, m: Move, u: &Undo) {
+        self.rules.list[m.rule_slot()].unmake_move(self, pos, m, u);
+    }
+
+    /// The game's end by one of its rules, for the side to move.
+    #[inline]
+    pub fn rule_outcome(&self, pos: &Position<W>) -> Option<Outcome> {
+        if !self.rules.outcome {
+            return None;
+        }
+        self.rules.list.iter().find_map(|r| r.outcome(self, pos))
+    }
+
+    /// The coordinate text of a `MoveKind::Rule` move.
+    pub fn rule_move_text(&self, m: Move) -> String {
+        self.rules.list[m.rule_slot()].move_text(self, m)
+    }
+
+    /// A `MoveKind::Rule` move for people, in `pos` before it is made.
+    pub fn rule_move_readable(&self, pos: &Position<W>, m: Move) -> String {
+        self.rules.list[m.rule_slot()].readable(self, pos, m)
+    }
+
+    /// Whether a `MoveKind::Rule` move is tactical (searched by quiescence).
+    #[inline]
+    pub fn rule_move_tactical(&self, pos: &Position<W>, m: Move) -> bool {
+        self.rules.list[m.rule_slot()].tactical(self, pos, m)
+    }
+
+    /// The square of the piece a `MoveKind::Rule` move removes, if any.
+    #[inline]
+    pub fn rule_move_removes(&self, pos: &Position<W>, m: Move) -> Option<usize> {
+        self.rules.list[m.rule_slot()].removes(self, pos, m)
+    }
+
+    /// The game has once-per-game rights, which FEN writes in the castling field.
+    pub fn has_privileges(&self) -> bool {
+        self.rules.all_rights != 0
+    }
+
+    /// The rights field of a FEN with every once-per-game right unused (`SCsc`), if the
+    /// game has such rights.
+    pub fn all_rights_field(&self) -> Option<String> {
+        if !self.has_privileges() {
+            return None;
+        }
+        let mut s = String::new();
+        for color in 0..2 {
+            for r in self.rules.rights() {
+                s.push(if color == 0 {
+                    r.letter.to_ascii_uppercase()
+                } else {
+                    r.letter.to_ascii_lowercase()
+                });
+            }
+        }
+        Some(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::AnyGame;
+
+    fn rule_names(variant: &str) -> Vec<&'static str> {
+        let any = AnyGame::builtin(variant).unwrap();
+        crate::with_game!(&any, g => g
+            .rules
+            .list
+            .iter()
+            .map(|r| match r {
+                Rule::LionTrading(_) => "lion-trading",
+                Rule::PawnOfPawns(_) => "pawn-of-pawns",
+                Rule::RoyalSwap(_) => "royal-swap",
+                Rule::Citadels(_) => "citadels",
+            })
+            .collect())
+    }
+
+    #[test]
+    fn each_game_switches_on_its_own_rules() {
+        assert!(rule_names("chess").is_empty());
+        assert!(rule_names("courier").is_empty());
+        assert_eq!(rule_names("chu"), ["lion-trading"]);
+        assert_eq!(
+            rule_names("tamerlane"),
+            ["pawn-of-pawns", "royal-swap", "citadels"]
+        );
+    }
+
+    #[test]
+    fn rules_get_their_own_slots_and_bits() {
+        let any = AnyGame::builtin("tamerlane").unwrap();
+        crate::with_game!(&any, g => {
+            let rights: Vec<Right> = g.rules.rights().collect();
+            assert_eq!(rights.len(), 2);
+            assert_eq!(rights[0].bits, [1, 2]);
+            assert_eq!(rights[1].bits, [4, 8]);
+            assert_eq!(g.rules.all_rights, 15);
+            assert_eq!(g.rules.transient, 0);
+            assert!(g.rules.immunity && g.rules.outcome && g.rules.legal_moves);
+            assert!(!g.rules.after_make);
+        });
+        let any = AnyGame::builtin("chu").unwrap();
+        crate::with_game!(&any, g => {
+            assert_eq!(g.rules.transient, 1);
+            assert!(g.rules.after_make && !g.rules.outcome && !g.rules.immunity);
+            assert!(!g.has_privileges() && g.all_rights_field().is_none());
+        });
+    }
+}
