@@ -57,14 +57,16 @@ const OVERHEAD: Duration = Duration::from_millis(15);
 const RESERVE: Duration = Duration::from_millis(100);
 
 /// Increments kept on the clock for the endgame (see `Clock::new`).
-const BANKED_INCREMENTS: u32 = 20;
+const BANKED_INCREMENTS: u32 = 10;
 
 /// How many more moves the side to move should plan its time for, from the number of
-/// pieces on the board: a full board has a long game ahead (a Chu game lasts well over a
-/// hundred moves, a chess game about forty), an emptied one less, but never so few that a
-/// long endgame runs out of time.
+/// pieces on the board: forty for a board of chess or Courier size (in Courier at 10+0.1
+/// planning for more lost 5-14-26 to the forty-move plan, the same build winning 14-6-20
+/// at a fixed time a move), more on a crowded board (a Chu game lasts well over a hundred
+/// moves: with forty kirin spent its clock down to a second while HaChu kept thirty), never
+/// fewer than thirty.
 pub fn moves_to_plan_for(pieces: usize) -> u32 {
-    (20 + pieces as u32).clamp(30, 100)
+    (pieces as u32).saturating_sub(8).clamp(30, 80)
 }
 
 impl Clock {
@@ -107,10 +109,9 @@ impl Clock {
                 panic: Some((left / 20).max(limits.inc / 2).min(ceiling)),
             };
         }
-        // Besides the reserve, twenty increments stay in the bank (at most half the clock):
-        // the endgame, where a won position is converted, gets time of its own instead of
-        // only the increment. Below it the engine spends three quarters of each increment
-        // and the bank grows back.
+        // Besides the reserve, ten increments (at most half the clock) stay in the bank:
+        // the endgame, where a won position is converted, keeps time of its own instead
+        // of only the increment.
         let bank = RESERVE.max((limits.inc * BANKED_INCREMENTS).min(left / 2));
         let usable = left.saturating_sub(bank);
         let moves = limits
@@ -228,21 +229,32 @@ mod tests {
             inc: Duration::from_millis(400),
             ..Default::default()
         };
-        // Chu's start: 92 pieces, a hundred moves to plan for, 8 s (20 increments) banked.
+        // Chu's start: 92 pieces, eighty moves to plan for, 4 s (10 increments) banked.
         let c = Clock::new(&l, 92);
         let soft = c.soft.unwrap();
         assert!(
             soft > Duration::from_millis(500) && soft < Duration::from_millis(800),
             "{soft:?}"
         );
-        // Sudden death at 1 s: a chess start gets about 18 ms a move.
+        // Sudden death at 1 s: a chess start plans for thirty moves, 30 ms each.
         let l = Limits {
             time: Some(Duration::from_secs(1)),
             ..Default::default()
         };
         let soft = Clock::new(&l, 32).soft.unwrap();
         assert!(
-            soft > Duration::from_millis(10) && soft < Duration::from_millis(25),
+            soft > Duration::from_millis(25) && soft < Duration::from_millis(35),
+            "{soft:?}"
+        );
+        // Ten increments are banked, but never more than half the clock.
+        let l = Limits {
+            time: Some(Duration::from_secs(3)),
+            inc: Duration::from_millis(400),
+            ..Default::default()
+        };
+        let soft = Clock::new(&l, 40).soft.unwrap();
+        assert!(
+            soft > Duration::from_millis(340) && soft < Duration::from_millis(350),
             "{soft:?}"
         );
     }
