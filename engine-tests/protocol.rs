@@ -185,6 +185,11 @@ fn uci_bad_input_is_answered_and_the_engine_goes_on() {
             out.iter().any(|l| l.starts_with("info string")),
             "{bad}: {out:?}"
         );
+        // A bad `go` still searches (briefly): its bestmove must not be taken for a
+        // later search's.
+        if bad.starts_with("go") && !out.iter().any(|l| l.starts_with("bestmove")) {
+            e.until(|l| l.starts_with("bestmove"));
+        }
     }
     e.send("position startpos moves e2e4 e7e5");
     e.send("go infinite");
