@@ -842,7 +842,11 @@ impl<'a, const W: usize> Worker<'a, W> {
         if ply >= MAX_PLY - 2 {
             return self.eval.evaluate(g, &self.pos);
         }
-        let in_check = g.uses_check() && g.in_check(&self.pos);
+        // A royal under attack forbids standing pat in every game: where royals may be
+        // captured (Chu) there is no check rule, but a side that stands pat with its King
+        // en prise only seems to keep its lead (kirin at +26 walked into a Lion's mate in
+        // one against HaChu). All moves are then searched, as in check.
+        let in_check = g.in_check(&self.pos);
         let mut best = -INF;
         if !in_check {
             best = self.eval.evaluate(g, &self.pos);
