@@ -12,7 +12,7 @@ use crate::search::{self, Context, Info, Progress, SearchResult};
 use crate::variants::spec::VariantSpec;
 use crate::variants::{AnyGame, SpecError};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::thread::JoinHandle;
 
 /// Sees each completed iteration of a background search.
@@ -68,37 +68,6 @@ impl<const W: usize> GameState<W> {
         }
         *self = next;
         Ok(())
-    }
-
-    /// Perft divided by root move, on `threads` threads, or `None` once `stop` is set.
-    /// The flag is checked at every node more than two plies from the leaves, so that a
-    /// stop is prompt at any depth.
-    pub fn perft_divide(
-        &self,
-        depth: u32,
-        threads: usize,
-        stop: &AtomicBool,
-    ) -> Option<Vec<(Move, u64)>> {
-        let game = &*self.game;
-        let mut root = self.pos.clone();
-        let mut list = MoveList::new();
-        game.legal_moves(&mut root, &mut list);
-        if depth == 0 {
-            return Some(Vec::new());
-        }
-        let count = |m: &Move| {
-            let mut p = self.pos.clone();
-            p.make(game, *m);
-            perft_until(game, &mut p, depth - 1, stop).map(|n| (*m, n))
-        };
-        if threads <= 1 {
-            return list.iter().map(count).collect();
-        }
-        use rayon::prelude::*;
-        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-            Ok(pool) => pool.install(|| list.par_iter().map(count).collect()),
-            Err(_) => list.iter().map(count).collect(),
-        }
     }
 
     /// The move written as `text` if it is legal in the game (repetition rule included).
@@ -179,31 +148,6 @@ impl<const W: usize> GameState<W> {
             done(&game, r);
         })
     }
-}
-
-/// `Game::perft` (bulk counting) that gives up once `stop` is set.
-fn perft_until<const W: usize>(
-    game: &Game<W>,
-    pos: &mut Position<W>,
-    depth: u32,
-    stop: &AtomicBool,
-) -> Option<u64> {
-    if depth <= 2 {
-        return Some(game.perft(pos, depth, true));
-    }
-    if stop.load(Ordering::Relaxed) {
-        return None;
-    }
-    let mut list = MoveList::new();
-    game.legal_moves(pos, &mut list);
-    let mut nodes = 0;
-    for &m in &list {
-        let u = pos.make(game, m);
-        let n = perft_until(game, pos, depth - 1, stop);
-        pos.unmake(game, m, u);
-        nodes += n?;
-    }
-    Some(nodes)
 }
 
 /// A move as the protocols write it: coordinates with ranks from 1, multi-leg moves in the

@@ -464,7 +464,7 @@ impl Uci {
         let (stop, threads) = (self.stop.clone(), self.threads);
         let handle = with_session!(&self.session, s => {
             let state = s.clone();
-            std::thread::spawn(move || match state.perft_divide(depth, threads, &stop) {
+            std::thread::spawn(move || match state.game.divide_until(&state.pos, depth, true, threads, &stop) {
                 Some(counts) => {
                     for (m, n) in &counts {
                         say(&format!("{}: {n}", state.wire(*m, None)));

@@ -8,6 +8,7 @@ use crate::rules::game::Game;
 use crate::rules::movegen::MoveList;
 use crate::rules::position::Position;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 impl<const W: usize> Game<W> {
     /// Leaf count of the legal-move tree of depth `depth`.
@@ -42,16 +43,32 @@ impl<const W: usize> Game<W> {
         bulk: bool,
         threads: usize,
     ) -> Vec<(Move, u64)> {
+        self.divide_until(pos, depth, bulk, threads, &AtomicBool::new(false))
+            .expect("never stopped")
+    }
+
+    /// `divide` that gives up (`None`) once `stop` is set, so that a protocol's `go
+    /// perft` can be stopped at any depth. The flag is checked at every node more than
+    /// two plies from the leaves; below them the plain `perft` counts.
+    pub fn divide_until(
+        &self,
+        pos: &Position<W>,
+        depth: u32,
+        bulk: bool,
+        threads: usize,
+        stop: &AtomicBool,
+    ) -> Option<Vec<(Move, u64)>> {
         let mut root = pos.clone();
         let mut list = MoveList::new();
         self.legal_moves(&mut root, &mut list);
         if depth == 0 {
-            return Vec::new();
+            return Some(Vec::new());
         }
         let count = |m: &Move| {
             let mut p = pos.clone();
             p.make(self, *m);
-            (*m, self.perft(&mut p, depth - 1, bulk))
+            self.perft_until(&mut p, depth - 1, bulk, stop)
+                .map(|n| (*m, n))
         };
         if threads <= 1 {
             return list.iter().map(count).collect();
@@ -61,5 +78,30 @@ impl<const W: usize> Game<W> {
             Ok(pool) => pool.install(|| list.par_iter().map(count).collect()),
             Err(_) => list.iter().map(count).collect(),
         }
+    }
+
+    fn perft_until(
+        &self,
+        pos: &mut Position<W>,
+        depth: u32,
+        bulk: bool,
+        stop: &AtomicBool,
+    ) -> Option<u64> {
+        if depth <= 2 {
+            return Some(self.perft(pos, depth, bulk));
+        }
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let mut list = MoveList::new();
+        self.legal_moves(pos, &mut list);
+        let mut nodes = 0;
+        for &m in &list {
+            let u = pos.make(self, m);
+            let n = self.perft_until(pos, depth - 1, bulk, stop);
+            pos.unmake(self, m, u);
+            nodes += n?;
+        }
+        Some(nodes)
     }
 }
