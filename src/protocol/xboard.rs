@@ -800,14 +800,10 @@ impl Xboard {
                 // (that cannot bare the opponent back at once) has lost.
                 let real = variants::find_in(extra, &s.game.spec.name)
                     .map_or(BareKing::Play, |r| r.bare_king);
-                (real == BareKing::LossUnlessRebare && side == own && bared(&s.game, &mut s.pos))
-                    .then_some((
-                        crate::rules::outcome::Outcome {
-                            verdict: Verdict::Loss,
-                            reason: "bare king",
-                        },
-                        side,
-                    ))
+                s.game
+                    .bare_king_result(real, &mut s.pos)
+                    .filter(|o| o.verdict == Verdict::Loss && side == own)
+                    .map(|o| (o, side))
             }
         });
         let Some((outcome, side)) = over else {
@@ -829,29 +825,6 @@ impl Xboard {
         self.engine_side = None;
         true
     }
-}
-
-/// True when the side to move has only royal pieces left, the opponent has more, and
-/// the side to move cannot take the opponent's last other piece at once: a loss by the
-/// bare-king rule `LossUnlessRebare`.
-fn bared<const W: usize>(
-    game: &crate::rules::Game<W>,
-    pos: &mut crate::rules::Position<W>,
-) -> bool {
-    let us = pos.side;
-    if !game.is_bare(pos, us) || game.is_bare(pos, us ^ 1) {
-        return false;
-    }
-    let others = pos.by_color[us ^ 1].andnot(pos.royals(game, us ^ 1));
-    if others.count() != 1 {
-        return true;
-    }
-    let mut list = crate::rules::MoveList::new();
-    game.game_moves(pos, &mut list);
-    !list.iter().any(|m| {
-        others.has(m.to())
-            || (matches!(m.kind(), MoveKind::TwoLeg | MoveKind::EnPassant) && others.has(m.aux()))
-    })
 }
 
 /// XBoard's score convention: centipawns, and 100000 + N for mate in N moves.

@@ -34,7 +34,7 @@ impl<const W: usize> Game<W> {
                 end(self.spec.stalemate, "stalemate")
             };
         }
-        if let Some(o) = self.bare_king(pos, us, &list) {
+        if let Some(o) = self.bare_king(self.spec.bare_king, pos, us, &list) {
             return Some(o);
         }
         if self.spec.move_rule > 0 && pos.halfmove >= self.spec.move_rule {
@@ -54,10 +54,25 @@ impl<const W: usize> Game<W> {
         pos.by_color[color] == pos.royals(self, color)
     }
 
-    fn bare_king(&self, pos: &Position<W>, us: Color, moves: &MoveList) -> Option<Outcome> {
+    /// The result of the bare-king rule `rule` for the side to move, whichever rule the
+    /// game itself plays by: a CECP session that plays on past a bare King (as XBoard
+    /// does) still asks what the real rule says.
+    pub fn bare_king_result(&self, rule: BareKing, pos: &mut Position<W>) -> Option<Outcome> {
+        let mut list = MoveList::new();
+        self.game_moves(pos, &mut list);
+        self.bare_king(rule, pos, pos.side, &list)
+    }
+
+    fn bare_king(
+        &self,
+        rule: BareKing,
+        pos: &Position<W>,
+        us: Color,
+        moves: &MoveList,
+    ) -> Option<Outcome> {
         let (we_bare, they_bare) = (self.is_bare(pos, us), self.is_bare(pos, us ^ 1));
         let end = |verdict, reason| Some(Outcome { verdict, reason });
-        match self.spec.bare_king {
+        match rule {
             BareKing::Play => None,
             BareKing::Draw if we_bare || they_bare => end(Verdict::Draw, "bare king"),
             BareKing::Draw => None,
