@@ -2,27 +2,15 @@
 //! `variants`; without a command, the UCI and XBoard protocols on standard input.
 
 use crate::rules::{Game, Position};
+use crate::search::MAX_THREADS;
 use crate::variants::{self, AnyGame};
 use crate::with_game;
 use clap::{Parser, Subcommand};
-use std::io::Write;
 use std::process::ExitCode;
-
-/// Prints a line to stdout; if stdout is gone (a closed pipe), exits quietly instead of
-/// panicking.
-macro_rules! say {
-    ($($arg:tt)*) => {
-        if writeln!(std::io::stdout().lock(), $($arg)*).is_err() {
-            std::process::exit(0);
-        }
-    };
-}
 use std::time::Instant;
 
 /// The game every command plays unless told otherwise (the README's).
 pub const DEFAULT_VARIANT: &str = "chu";
-/// The most search threads any command or protocol accepts.
-pub const MAX_THREADS: usize = 256;
 
 #[derive(Parser)]
 #[command(

@@ -12,14 +12,6 @@ use rand::{Rng, SeedableRng};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-/// Prints a line; a closed pipe (`kirin analyse | head -1`) ends the process quietly
-/// instead of panicking.
-macro_rules! say {
-    ($($arg:tt)*) => {
-        crate::protocol::say(&format!($($arg)*))
-    };
-}
-
 /// The board as text, rank numbers on the left, files below; holes blank.
 pub fn board_text<const W: usize>(game: &Game<W>, pos: &Position<W>) -> String {
     let g = &game.geo;

@@ -5,6 +5,14 @@
 //!   generation, FEN, notation, perft;
 //! - [`variants`]: the games, defined as data.
 
+/// Prints a line to standard output; a closed pipe (`kirin analyse | head -1`) ends the
+/// process quietly instead of panicking (`protocol::say`).
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::protocol::say(&format!($($arg)*))
+    };
+}
+
 pub mod cli;
 pub mod cli_search;
 pub mod core;

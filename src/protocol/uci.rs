@@ -6,9 +6,10 @@
 use super::session::{Session, wire_move};
 use super::{Input, Line, MAX_LINE, say};
 use crate::rules::MoveList;
+use crate::search::MAX_THREADS;
 use crate::search::limits::Limits;
 use crate::search::score_text;
-use crate::search::tt::Table;
+use crate::search::tt::{DEFAULT_MB, MAX_MB, Table};
 use crate::variants::{
     self,
     spec::{VariantSpec, Verdict},
@@ -19,8 +20,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-const MAX_HASH_MB: usize = 65536;
-const MAX_THREADS: usize = 256;
 /// The deepest `go perft` (it can be stopped at any depth; this keeps a typo from
 /// asking for a count that never ends).
 const MAX_PERFT: u64 = 12;
@@ -52,7 +51,6 @@ pub struct Uci {
     variant: String,
     threads: usize,
     multipv: usize,
-    hash_mb: usize,
     tt: Arc<Table>,
     stop: Arc<AtomicBool>,
     pondering: Arc<AtomicBool>,
@@ -83,8 +81,7 @@ impl Uci {
             variant,
             threads: 1,
             multipv: 1,
-            hash_mb: 16,
-            tt: Arc::new(Table::new(16)),
+            tt: Arc::new(Table::new(DEFAULT_MB)),
             stop: Arc::new(AtomicBool::new(false)),
             pondering: Arc::new(AtomicBool::new(false)),
             released: Arc::new(AtomicBool::new(false)),
@@ -127,7 +124,7 @@ impl Uci {
             names.join(" ")
         ));
         say(&format!(
-            "option name Hash type spin default 16 min 1 max {MAX_HASH_MB}"
+            "option name Hash type spin default {DEFAULT_MB} min 1 max {MAX_MB}"
         ));
         say(&format!(
             "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
@@ -209,20 +206,19 @@ impl Uci {
                 Err(e) => say(&format!("info string error: {e}")),
             },
             "hash" => match value.parse::<usize>() {
-                Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => {
+                Ok(mb) if (1..=MAX_MB).contains(&mb) => {
                     // The old table goes first, so that its memory counts as available.
                     self.tt = Arc::new(Table::new(1));
                     self.tt = Arc::new(Table::new(mb));
-                    self.hash_mb = self.tt.mb();
-                    if self.hash_mb < mb {
+                    if self.tt.mb() < mb {
                         say(&format!(
                             "info string Hash: got {} MiB of {mb} asked",
-                            self.hash_mb
+                            self.tt.mb()
                         ));
                     }
                 }
                 _ => say(&format!(
-                    "info string error: Hash must be 1..{MAX_HASH_MB}, not '{value}'"
+                    "info string error: Hash must be 1..{MAX_MB}, not '{value}'"
                 )),
             },
             "threads" => match value.parse::<usize>() {

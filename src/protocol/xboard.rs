@@ -11,8 +11,9 @@ use super::cecp::{self, Ranks, XBOARD_OWN};
 use super::session::{Session, wire_move};
 use super::{Input, Line, MAX_LINE, say};
 use crate::core::{Move, MoveKind};
+use crate::search::MAX_THREADS;
 use crate::search::limits::Limits;
-use crate::search::tt::Table;
+use crate::search::tt::{DEFAULT_MB, MAX_MB, Table};
 use crate::search::{MATE, MATE_BOUND};
 use crate::variants::{
     self,
@@ -125,7 +126,7 @@ impl Xboard {
             inc: Duration::ZERO,
             clock: None,
             threads: 1,
-            tt: Arc::new(Table::new(crate::search::tt::DEFAULT_MB)),
+            tt: Arc::new(Table::new(DEFAULT_MB)),
             stop: Arc::new(AtomicBool::new(false)),
             search: None,
             search_id: 0,
@@ -326,7 +327,7 @@ impl Xboard {
                 self.analysing = false;
             }
             "memory" => match arg.parse::<usize>() {
-                Ok(mb) if (1..=65536).contains(&mb) => {
+                Ok(mb) if (1..=MAX_MB).contains(&mb) => {
                     self.halt();
                     // The old table goes first, so that its memory counts as available.
                     self.tt = Arc::new(Table::new(1));
@@ -338,7 +339,7 @@ impl Xboard {
                 _ => say(&format!("Error (bad size): memory {arg}")),
             },
             "cores" => match arg.parse::<usize>() {
-                Ok(n) if (1..=256).contains(&n) => self.threads = n,
+                Ok(n) if (1..=MAX_THREADS).contains(&n) => self.threads = n,
                 _ => say(&format!("Error (bad number): cores {arg}")),
             },
             "option" => self.option(arg),

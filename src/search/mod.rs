@@ -30,6 +30,8 @@ pub const MATE_BOUND: i32 = MATE - 1000;
 /// won and the engine would never finish the game.
 pub const RULE_WIN: i32 = MATE_BOUND - 1000;
 const INF: i32 = 31000;
+/// The most search threads any command or protocol accepts.
+pub const MAX_THREADS: usize = 256;
 const MAX_PLY: usize = 120;
 /// Quiescence plies in which every capture is searched; deeper, only recaptures.
 const FULL_QUIESCENCE: usize = 6;
