@@ -69,11 +69,7 @@ impl<const W: usize> RuleExtension<W> for Citadels<W> {
     }
 
     fn right(&self) -> Option<Right> {
-        Some(Right {
-            letter: 'C',
-            name: "citadel exchange",
-            bits: [self.slot.bit(0), self.slot.bit(1)],
-        })
+        Some(self.slot.right('C', "citadel exchange"))
     }
 
     fn sanctuary(&self) -> Bitboard<W> {
@@ -116,7 +112,7 @@ impl<const W: usize> RuleExtension<W> for Citadels<W> {
     /// lesser royal, which ends in the citadel.
     fn add_moves(&self, game: &Game<W>, pos: &mut Position<W>, list: &mut MoveList) {
         let us = pos.side;
-        if pos.rule_state & self.slot.bit(us as u32) == 0 {
+        if !self.slot.holds(pos, us) {
             return;
         }
         let Some(leader) = self.leading_royal(game, pos, us) else {
@@ -147,8 +143,7 @@ impl<const W: usize> RuleExtension<W> for Citadels<W> {
         key: &mut u64,
     ) {
         pos.exchange(game, m, m.aux(), u, key);
-        let spent = pos.rule_state & !self.slot.bit(pos.side as u32);
-        pos.set_rule_state(game, spent, key);
+        self.slot.spend(game, pos, key);
     }
 
     fn unmake_move(&self, _game: &Game<W>, pos: &mut Position<W>, m: Move, u: &Undo) {

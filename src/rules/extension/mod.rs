@@ -54,6 +54,28 @@ impl Slot {
     pub fn bit(self, i: u32) -> u16 {
         1 << (self.shift + i)
     }
+
+    /// A once-per-game right of each side, kept in the rule's bits 0 (White) and 1
+    /// (Black), written `letter` in FEN.
+    pub fn right(self, letter: char, name: &'static str) -> Right {
+        Right {
+            letter,
+            name,
+            bits: [self.bit(0), self.bit(1)],
+        }
+    }
+
+    /// True while `side` still has the right kept in bit `side`.
+    #[inline]
+    pub fn holds<const W: usize>(self, pos: &Position<W>, side: Color) -> bool {
+        pos.rule_state & self.bit(side as u32) != 0
+    }
+
+    /// Spends the side to move's right (within `make`, whose key is `key`).
+    pub fn spend<const W: usize>(self, game: &Game<W>, pos: &mut Position<W>, key: &mut u64) {
+        let spent = pos.rule_state & !self.bit(pos.side as u32);
+        pos.set_rule_state(game, spent, key);
+    }
 }
 
 /// The interface of a rule extension. Every method has a default that does nothing, so a

@@ -36,11 +36,7 @@ impl<const W: usize> RuleExtension<W> for RoyalSwap {
     }
 
     fn right(&self) -> Option<Right> {
-        Some(Right {
-            letter: 'S',
-            name: "royal swap",
-            bits: [self.slot.bit(0), self.slot.bit(1)],
-        })
+        Some(self.slot.right('S', "royal swap"))
     }
 
     fn has_legal_moves(&self) -> bool {
@@ -50,7 +46,7 @@ impl<const W: usize> RuleExtension<W> for RoyalSwap {
     /// Adds the royal swaps to `list`, which holds the other legal moves.
     fn add_legal_moves(&self, game: &Game<W>, pos: &mut Position<W>, list: &mut MoveList) {
         let us = pos.side;
-        if pos.rule_state & self.slot.bit(us as u32) == 0 {
+        if !self.slot.holds(pos, us) {
             return;
         }
         let stuck = list.is_empty();
@@ -87,8 +83,7 @@ impl<const W: usize> RuleExtension<W> for RoyalSwap {
         key: &mut u64,
     ) {
         pos.exchange(game, m, m.from(), u, key);
-        let spent = pos.rule_state & !self.slot.bit(pos.side as u32);
-        pos.set_rule_state(game, spent, key);
+        self.slot.spend(game, pos, key);
     }
 
     fn unmake_move(&self, _game: &Game<W>, pos: &mut Position<W>, m: Move, u: &Undo) {
