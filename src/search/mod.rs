@@ -863,14 +863,16 @@ impl<'a, const W: usize> Worker<'a, W> {
             return if in_check { -MATE + ply as i32 } else { best };
         }
         if !in_check {
-            // Captures and promotions, and the moves the game's rules call tactical.
-            list.retain(|m| match m.kind() {
-                MoveKind::Rule => g.rule_move_tactical(&self.pos, *m),
-                _ => self.is_capture(*m) || m.promotes_to().is_some(),
+            // Captures and promotions, and the moves the game's rules call tactical;
+            // deep in quiescence only recaptures.
+            let recaptures_only = qply >= FULL_QUIESCENCE;
+            list.retain(|m| {
+                let tactical = match m.kind() {
+                    MoveKind::Rule => g.rule_move_tactical(&self.pos, *m),
+                    _ => self.is_capture(*m) || m.promotes_to().is_some(),
+                };
+                tactical && (!recaptures_only || Some(m.to()) == last_to)
             });
-        }
-        if !in_check && qply >= FULL_QUIESCENCE {
-            list.retain(|m| Some(m.to()) == last_to);
         }
         let mut keys: Vec<i32> = list
             .iter()
