@@ -6,6 +6,10 @@
 //! plays on to mate against a bare King; with the option off it claims by the real rules.
 //! The last tests play out won endings under XBoard's rules: the search must deliver mate.
 
+#[path = "support/engine.rs"]
+mod engine;
+
+use engine::Engine;
 use kirin::eval::Eval;
 use kirin::protocol::cecp;
 use kirin::rules::{Game, MoveList, Position};
@@ -14,90 +18,32 @@ use kirin::search::tt::Table;
 use kirin::search::{self, Context};
 use kirin::variants::{self, AnyGame};
 use kirin::with_game;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::AtomicBool;
-use std::sync::mpsc::{Receiver, channel};
-use std::time::Duration;
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+/// kirin over CECP, features read; `verified` sets option "Claim only mate and
+/// stalemate" (`None`: left at its default).
+fn xboard_claims(verified: Option<bool>) -> Engine {
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    let features = e.until(|l| l.contains("done=1"));
+    assert!(
+        features
+            .iter()
+            .any(|l| l.contains("option=\"Claim only mate and stalemate -check 1\"")),
+        "{features:?}"
+    );
+    if let Some(on) = verified {
+        e.send(&format!(
+            "option Claim only mate and stalemate={}",
+            on as u8
+        ));
+    }
+    e
 }
 
+/// Claim-specific exchanges.
 impl Engine {
-    /// kirin over CECP, features read; `verified` sets option "Claim only mate and
-    /// stalemate" (`None`: left at its default).
-    fn start(verified: Option<bool>) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kirin"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("kirin starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for l in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(l).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut e = Engine {
-            child,
-            stdin,
-            lines,
-        };
-        e.send("xboard");
-        e.send("protover 2");
-        let features = e.until(|l| l.contains("done=1"));
-        assert!(
-            features
-                .iter()
-                .any(|l| l.contains("option=\"Claim only mate and stalemate -check 1\"")),
-            "{features:?}"
-        );
-        if let Some(on) = verified {
-            e.send(&format!(
-                "option Claim only mate and stalemate={}",
-                on as u8
-            ));
-        }
-        e
-    }
-
-    fn send(&mut self, line: &str) {
-        if std::env::var_os("KIRIN_TRACE").is_some() {
-            eprintln!("> {line}");
-        }
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Reads lines until one satisfies `done`; returns them all. Fails after 20 s.
-    #[track_caller]
-    fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let mut seen = Vec::new();
-        loop {
-            match self.lines.recv_timeout(Duration::from_secs(20)) {
-                Ok(l) => {
-                    if std::env::var_os("KIRIN_TRACE").is_some() {
-                        eprintln!("< {l}");
-                    }
-                    let stop = done(&l);
-                    seen.push(l);
-                    if stop {
-                        return seen;
-                    }
-                }
-                Err(_) => panic!("no answer; got {seen:?}"),
-            }
-        }
-    }
-
     /// Everything the engine says until it answers `ping N`, without the `pong`.
     #[track_caller]
     fn settle(&mut self, n: u32) -> Vec<String> {
@@ -150,12 +96,6 @@ impl Engine {
         self.send("go");
         self.settle(n)
     }
-
-    fn quit(mut self) {
-        self.send("quit");
-        let status = self.child.wait().unwrap();
-        assert!(status.success());
-    }
 }
 
 /// Courier, White to move: the Rook takes Black's last piece, the Fers on f3, baring
@@ -165,7 +105,7 @@ const COURIER_BARING: &str = "k11/12/12/12/12/5f6/12/5RK5 w - - 0 1";
 #[test]
 fn after_baring_the_king_kirin_plays_on_instead_of_claiming() {
     for verified in [None, Some(true)] {
-        let mut e = Engine::start(verified);
+        let mut e = xboard_claims(verified);
         let out = e.go("courier", COURIER_BARING, 4, 1);
         assert!(out.contains(&"move f1f3".to_string()), "{out:?}");
         assert!(!out.iter().any(|l| l.contains('{')), "{out:?}");
@@ -181,7 +121,7 @@ fn after_baring_the_king_kirin_plays_on_instead_of_claiming() {
 
 #[test]
 fn without_the_option_the_bare_king_win_is_claimed() {
-    let mut e = Engine::start(Some(false));
+    let mut e = xboard_claims(Some(false));
     let out = e.go("courier", COURIER_BARING, 4, 1);
     let at = out
         .iter()
@@ -196,7 +136,7 @@ fn without_the_option_the_bare_king_win_is_claimed() {
 
 #[test]
 fn kirin_claims_the_mate_it_delivers() {
-    let mut e = Engine::start(None);
+    let mut e = xboard_claims(None);
     // Courier: Rh8 mates the King on a8 (b7 and a7 are the White King's).
     let out = e.go("courier", "k11/12/1K10/12/12/12/12/7R4 w - - 0 1", 3, 1);
     let n = out.len();
@@ -211,7 +151,7 @@ fn kirin_claims_the_mate_it_delivers() {
     assert!(out[n - 2].starts_with("move h1h12"), "{out:?}");
     assert_eq!(out[n - 1], "1-0 {checkmate}", "{out:?}");
     e.quit();
-    let mut e = Engine::start(Some(false));
+    let mut e = xboard_claims(Some(false));
     let out = e.go("chu", chu, 3, 3);
     assert!(out.last().unwrap().starts_with("move "), "{out:?}");
     e.quit();
@@ -219,7 +159,7 @@ fn kirin_claims_the_mate_it_delivers() {
 
 #[test]
 fn kirin_resigns_when_mated_or_bared() {
-    let mut e = Engine::start(None);
+    let mut e = xboard_claims(None);
     // Mated by the user's move.
     let out = e.after_user(
         "courier",
@@ -250,7 +190,7 @@ fn kirin_resigns_when_mated_or_bared() {
 
 #[test]
 fn stalemate_is_claimed_with_xboards_verdict() {
-    let mut e = Engine::start(None);
+    let mut e = xboard_claims(None);
     // Courier: stalemate loses by kirin's rules, but XBoard draws it.
     let out = e.claim("courier", "k1W9/p11/P1K9/12/12/12/12/12 b - - 0 1", 1);
     assert_eq!(out, ["1/2-1/2 {stalemate}"]);
