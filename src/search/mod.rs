@@ -196,6 +196,10 @@ struct Worker<'a, const W: usize> {
     last_progress: Duration,
     /// The deepest iteration this thread has completed.
     completed_depth: i32,
+    /// Nodes between two looks at the limits: 1024, or 64 when the time is short, so
+    /// that a move made on the last of the clock is not late by a thousand nodes of a
+    /// big game.
+    check_every: u64,
 }
 
 impl<'a, const W: usize> Worker<'a, W> {
@@ -232,6 +236,7 @@ impl<'a, const W: usize> Worker<'a, W> {
             current: (0, None, 0),
             last_progress: Duration::ZERO,
             completed_depth: 0,
+            check_every: if clock.is_tight() { 64 } else { 1024 },
         }
     }
 
@@ -421,10 +426,7 @@ impl<'a, const W: usize> Worker<'a, W> {
     fn tick(&mut self) -> bool {
         self.nodes += 1;
         self.unreported += 1;
-        // Every 1024 nodes; every 64 when the time is short, so that a move made on the
-        // last of the clock is not late by a thousand nodes of a big game.
-        let every = if self.clock.is_tight() { 64 } else { 1024 };
-        if self.unreported >= every {
+        if self.unreported >= self.check_every {
             self.flush_nodes();
             if self.id == 0 {
                 let over_nodes = self
