@@ -9,7 +9,7 @@
 //! Rook 520, Queen 880 and Pawn 90, close to the classical values, and it gives sensible
 //! numbers for every piece of every variant (see `kirin values`).
 
-use crate::core::WHITE;
+use crate::core::{Bitboard, WHITE};
 use crate::rules::betza::Mode;
 use crate::rules::game::Game;
 use crate::rules::position::Position;
@@ -167,9 +167,11 @@ impl Eval {
                 }
             }
         }
+        // Each side's royals, found once for the mop-up and the shelter terms.
+        let royals = [pos.royals(game, 0), pos.royals(game, 1)];
         for (color, s) in score.iter_mut().enumerate() {
-            *s += self.mop_up(game, pos, color);
-            let royals = pos.royals(game, color);
+            *s += self.mop_up_with(game, pos, color, &royals);
+            let royals = royals[color];
             if let Some(k) = royals.first().filter(|_| !royals.more_than_one()) {
                 let shelter = self.neighbours[k]
                     .iter()
@@ -189,15 +191,27 @@ impl Eval {
     /// the King is mated before its last pieces can be caught. Zero in every other
     /// material situation, so that normal play is untouched.
     pub fn mop_up<const W: usize>(&self, game: &Game<W>, pos: &Position<W>, strong: usize) -> i32 {
+        let royals = [pos.royals(game, 0), pos.royals(game, 1)];
+        self.mop_up_with(game, pos, strong, &royals)
+    }
+
+    /// `mop_up` with each side's royals already found.
+    fn mop_up_with<const W: usize>(
+        &self,
+        game: &Game<W>,
+        pos: &Position<W>,
+        strong: usize,
+        royal_sets: &[Bitboard<W>; 2],
+    ) -> i32 {
         let weak = strong ^ 1;
-        let royals = pos.royals(game, strong);
+        let royals = royal_sets[strong];
         let ours = pos.by_color[strong].andnot(royals);
-        let theirs = pos.by_color[weak].andnot(pos.royals(game, weak));
+        let theirs = pos.by_color[weak].andnot(royal_sets[weak]);
         if ours.is_empty() || theirs.count() > MOP_FEW {
             return 0;
         }
         if !theirs.is_empty() {
-            let worth = |set: crate::core::Bitboard<W>| -> i32 {
+            let worth = |set: Bitboard<W>| -> i32 {
                 set.into_iter().map(|sq| self.value_of(pos.board[sq])).sum()
             };
             let (s, w) = (worth(ours), worth(theirs));
@@ -212,7 +226,7 @@ impl Eval {
                 .max((g.rank(a) as i32 - g.rank(b) as i32).abs())
         };
         let mut bonus = 0;
-        for k in pos.royals(game, weak) {
+        for k in royal_sets[weak] {
             bonus += self.cornered[k];
             if let Some(r) = royals.first() {
                 bonus += MOP_CLOSE * (self.span - distance(r, k));
