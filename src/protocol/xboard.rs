@@ -153,16 +153,13 @@ impl Xboard {
         verified: bool,
     ) -> Result<Session, String> {
         let real = variants::find_in(extra, name).map_err(|e| e.to_string())?;
-        let rules = verified.then(|| cecp::xboard_rules(real)).filter(|r| {
-            r.royalty == real.royalty
-                || variants::AnyGame::new(r).is_ok_and(|g| {
-                    crate::with_game!(&g, g => std::iter::once(&r.start)
-                        .chain(r.starts.iter().map(|s| &s.1))
-                        .all(|fen| crate::rules::Position::from_fen(g, fen).is_ok()))
-                })
-        });
-        let spec = rules.as_ref().unwrap_or(real);
-        let mut session = Session::new(spec).map_err(|e| e.to_string())?;
+        let rules = verified.then(|| cecp::xboard_rules(real));
+        // Compiling a game parses its start positions: one the check rule refuses (a side
+        // without a royal) keeps the variant's real rules.
+        let (spec, mut session) = match rules.as_ref().map(|r| (r, Session::new(r))) {
+            Some((r, Ok(session))) => (r, session),
+            _ => (real, Session::new(real).map_err(|e| e.to_string())?),
+        };
         let xboard_start = spec
             .start_position("xboard")
             .filter(|_| xboard_starts)
