@@ -2,9 +2,10 @@
 //!
 //! Layout: `from:9 | to:9 | aux:9 | kind:4 | promote:1`. `aux` holds the promoted piece
 //! type, the en-passant victim square, the castling rook square, the intermediate square
-//! of a two-leg move, or what a rule-defined move needs. The kind field's values 8-15 are
-//! all `MoveKind::Rule`: their low three bits name the rule (its slot in the game's list of
-//! rules, `rules::extension`) that defines the move.
+//! of a two-leg move, the route of a move of more legs, the dropped piece type, or what a
+//! rule-defined move needs. The kind field's values 10-15 are all `MoveKind::Rule`: the
+//! value minus 10 names the rule (its slot in the game's list of rules,
+//! `rules::extension`) that defines the move.
 
 use std::num::NonZeroU32;
 
@@ -26,17 +27,23 @@ pub enum MoveKind {
     /// A pass made by a piece stepping to the empty square `aux` and back: nothing moves.
     /// Counted once per position, whichever piece or square makes it.
     Pass = 6,
+    /// A piece put from a reserve onto the empty square `to`: `aux` is its piece type,
+    /// `from` the reserve it comes from (`Position::hands`).
+    Drop = 7,
+    /// A move of three or more legs: `aux` indexes the route among the moving piece's
+    /// routes from `from` (`rules::game::PieceTables::routes`).
+    MultiLeg = 8,
     /// A move whose meaning a rule extension defines (`rules::extension`): the rule is
     /// `Move::rule_slot`, and `aux` and the promotion bit carry what the rule needs (with
     /// the bit set the piece arriving on `to` is piece type `aux`, as for a promotion).
-    Rule = 8,
+    Rule = 10,
 }
 
-/// The first value of the kind field that is a rule-defined move; 8 rule slots follow.
+/// The first value of the kind field that is a rule-defined move; 6 rule slots follow.
 const RULE_KINDS: u32 = MoveKind::Rule as u32;
 
-/// The most rules a game may have that define moves (slots in the kind field).
-pub const RULE_SLOTS: usize = 8;
+/// The most rules a game may have (slots in the kind field).
+pub const RULE_SLOTS: usize = 6;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move(NonZeroU32);
@@ -61,6 +68,12 @@ impl Move {
     pub fn rule(from: usize, to: usize, aux: usize, slot: usize, promote: bool) -> Move {
         debug_assert!(slot < RULE_SLOTS);
         Self::pack_kind(from, to, aux, RULE_KINDS + slot as u32, promote)
+    }
+
+    /// A drop of a piece of type `piece` from reserve `reserve` onto `to`.
+    #[inline(always)]
+    pub fn drop(reserve: usize, piece: usize, to: usize) -> Move {
+        Self::pack(reserve, to, piece, MoveKind::Drop, false)
     }
 
     /// A move with an auxiliary square or piece.
@@ -109,7 +122,9 @@ impl Move {
             4 => MoveKind::Castle,
             5 => MoveKind::TwoLeg,
             6 => MoveKind::Pass,
-            8..=15 => MoveKind::Rule,
+            7 => MoveKind::Drop,
+            8 => MoveKind::MultiLeg,
+            10..=15 => MoveKind::Rule,
             _ => MoveKind::Normal,
         }
     }
@@ -173,13 +188,21 @@ mod tests {
             (MoveKind::Castle, 7, None)
         );
         assert_eq!(Move::from_bits(c.bits()), Some(c));
-        let r = Move::rule(130, 2, 9, 7, true);
+        let r = Move::rule(130, 2, 9, 5, true);
         assert_eq!(
             (r.kind(), r.rule_slot(), r.aux(), r.promotes_to()),
-            (MoveKind::Rule, 7, 9, Some(9))
+            (MoveKind::Rule, 5, 9, Some(9))
         );
+        let d = Move::drop(2, 40, 288);
+        assert_eq!(
+            (d.kind(), d.from(), d.aux(), d.to()),
+            (MoveKind::Drop, 2, 40, 288)
+        );
+        assert_eq!(d.promotes_to(), None);
+        let l = Move::with_aux(5, 60, 300, MoveKind::MultiLeg);
+        assert_eq!((l.kind(), l.aux()), (MoveKind::MultiLeg, 300));
         assert_eq!(Move::rule(1, 2, 3, 0, false).rule_slot(), 0);
         assert!(m.is_plain() && Move::with_aux(1, 17, 9, MoveKind::DoubleStep).is_plain());
-        assert!(!c.is_plain() && !r.is_plain());
+        assert!(!c.is_plain() && !r.is_plain() && !d.is_plain() && !l.is_plain());
     }
 }
