@@ -117,13 +117,13 @@ fn fen_holes_must_match_the_board() {
         "*1k9*/*11*/*11*/*11*/*11*/*11*/*11*/*11*/*12/*9K1* w - - 0 1",
     )
     .unwrap_err();
-    assert!(e.0.contains("not a hole"), "{e}");
+    assert!(e.to_string().contains("not a hole"), "{e}");
     let e = Position::from_fen(
         &g,
         "1k11/12*/*11*/*11*/*11*/*11*/*11*/*11*/*12/*9K1* w - - 0 1",
     )
     .unwrap_err();
-    assert!(e.0.contains("hole"), "{e}");
+    assert!(e.to_string().contains("hole"), "{e}");
 }
 
 #[test]

@@ -48,7 +48,7 @@ impl<const W: usize> GameState<W> {
     /// Sets up `fen` (or the start position when `None`).
     pub fn set_position(&mut self, fen: Option<&str>) -> Result<(), String> {
         let fen = fen.unwrap_or(&self.game.spec.start).to_string();
-        self.pos = Position::from_fen(&self.game, &fen).map_err(|e| e.0)?;
+        self.pos = Position::from_fen(&self.game, &fen).map_err(|e| e.to_string())?;
         self.played.clear();
         Ok(())
     }

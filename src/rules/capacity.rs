@@ -5,7 +5,9 @@
 //! can have from any square of an empty board (every target, every promotion choice,
 //! every two-leg move), taken over the kinds it may later become, since promotion is the
 //! only way play changes a piece. Positions only lose pieces in play, so a position within
-//! the bound keeps every later one within it.
+//! the bound keeps every later one within it. In a game with reserves, captured pieces
+//! return by drops and change sides, so there every piece of either colour, on the board
+//! or in a reserve, counts for both sides, as does every drop.
 
 use crate::core::Color;
 use crate::rules::extension::RuleExtension;
@@ -81,11 +83,29 @@ impl<const W: usize> Game<W> {
     pub fn move_bound(&self, pos: &Position<W>, color: Color) -> usize {
         let mut bound = 0;
         let mut pieces = 0;
-        for t in 0..self.types {
-            let pc = 2 * t + color;
-            let n = pos.by_piece[pc].count() as usize;
-            pieces += n;
-            bound += n * self.move_bounds[pc];
+        if self.reserves.exist() {
+            // Captured pieces change sides and come back by drops: any piece of either
+            // colour, on the board or in a reserve, may one day be one of `color`'s.
+            bound += self.drop_bound(color);
+            for t in 0..self.types {
+                let own = 2 * t + color;
+                let worst = self.move_bounds[own].max(self.move_bounds[own ^ 1]);
+                let on_board = (pos.by_piece[own] | pos.by_piece[own ^ 1]).count() as usize
+                    + pos.riding(own)
+                    + pos.riding(own ^ 1);
+                let held: usize = (0..self.reserves.count)
+                    .map(|r| pos.in_reserve(self, r, t) as usize)
+                    .sum();
+                pieces += on_board + held;
+                bound += (on_board + held) * worst;
+            }
+        } else {
+            for t in 0..self.types {
+                let pc = 2 * t + color;
+                let n = pos.by_piece[pc].count() as usize + pos.riding(pc);
+                pieces += n;
+                bound += n * self.move_bounds[pc];
+            }
         }
         // En passant (two pawns at most take on one square), castling with two rooks,
         // the pass, and the moves the game's rules add.
@@ -101,11 +121,11 @@ impl<const W: usize> Game<W> {
         for color in 0..2 {
             let bound = self.move_bound(pos, color);
             if bound > MAX_MOVES {
-                return Err(FenError(format!(
-                    "{} has too many pieces for kirin: they could have {bound} moves in one \
-                     position, and a position may have at most {MAX_MOVES}",
-                    if color == 0 { "White" } else { "Black" }
-                )));
+                return Err(FenError::Capacity {
+                    side: if color == 0 { "White" } else { "Black" },
+                    bound,
+                    max: MAX_MOVES,
+                });
             }
         }
         Ok(())
@@ -140,7 +160,7 @@ mod tests {
             let lions = "NNNNNNNNNNNN/".repeat(5);
             let fen = format!("{lions}12/12/12/12/12/12/5K4k1 w - - 0 1");
             let err = Position::from_fen(g, &fen).unwrap_err();
-            assert!(err.0.contains("too many pieces"), "{}", err.0);
+            assert!(err.to_string().contains("too many pieces"), "{err}");
         });
     }
 }

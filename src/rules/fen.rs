@@ -1,25 +1,65 @@
 //! FEN for boards up to 17x17, in the conventions of Fairy-Stockfish: ranks from the top,
 //! multi-digit empty runs, `+` before a promoted piece, `*` for holes, optional castling,
-//! en-passant and counter fields (`w 0 1` as well as `w - - 0 1`), an empty pocket `[]`.
-//! Every problem is reported as a `FenError` naming it; nothing here panics.
+//! en-passant and counter fields (`w 0 1` as well as `w - - 0 1`), and the reserves in
+//! brackets after the board (`[QRp]`: White's pieces in upper case, Black's in lower
+//! case). kirin adds two things no other program writes: the neutral reserve after a `|`
+//! inside the brackets (`[Pp|NB]`), and a carrier's passenger in parentheses after it
+//! (`M(n)`, `rules::stacks`). Every problem is reported as a `FenError` naming it;
+//! nothing here panics.
 
 use crate::core::{Bitboard, WHITE};
 use crate::rules::game::Game;
 use crate::rules::position::{NO_SQ, Position};
-use std::fmt;
+use crate::rules::reserves::NEUTRAL;
 
 /// Why a FEN was rejected.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FenError(pub String);
-
-impl fmt::Display for FenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FenError {
+    #[error("empty FEN")]
+    Empty,
+    #[error("side to move '{0}' is not w or b (with +N for the actions made in the turn)")]
+    Side(String),
+    #[error("unexpected field '{0}'")]
+    UnexpectedField(String),
+    #[error("{what} '{text}' is not a number")]
+    Number { what: &'static str, text: String },
+    #[error("expected {expected} ranks for {variant}, found {found}")]
+    RankCount {
+        variant: String,
+        expected: usize,
+        found: usize,
+    },
+    /// A rank of the board field is wrong: bad counts, letters, holes or passengers.
+    #[error("rank {rank}: {why}")]
+    Rank { rank: usize, why: String },
+    /// The reserves in brackets are wrong.
+    #[error("pieces in hand: {0}")]
+    Reserve(String),
+    /// The castling or rights field is wrong.
+    #[error("{0}")]
+    Rights(String),
+    #[error("{0}")]
+    EnPassant(String),
+    /// A side has no royal piece, or the side not to move is in check.
+    #[error("{0}")]
+    Royals(String),
+    /// The position could have more moves than a move list holds (`rules::capacity`).
+    #[error(
+        "{side} has too many pieces for kirin: they could have {bound} moves in one \
+         position, and a position may have at most {max}"
+    )]
+    Capacity {
+        side: &'static str,
+        bound: usize,
+        max: usize,
+    },
 }
 
-fn fail<T>(why: impl Into<String>) -> Result<T, FenError> {
-    Err(FenError(why.into()))
+fn rank_error<T>(rank: usize, why: impl Into<String>) -> Result<T, FenError> {
+    Err(FenError::Rank {
+        rank,
+        why: why.into(),
+    })
 }
 
 impl<const W: usize> Position<W> {
@@ -27,22 +67,25 @@ impl<const W: usize> Position<W> {
     pub fn from_fen(game: &Game<W>, text: &str) -> Result<Self, FenError> {
         let mut fields = text.split_whitespace();
         let Some(board) = fields.next() else {
-            return fail("empty FEN");
+            return Err(FenError::Empty);
         };
         let mut pos = Position::empty(game);
-        parse_board(game, &mut pos, board)?;
-        pos.side = match fields.next() {
-            None | Some("w") => 0,
-            Some("b") => 1,
-            Some(other) => return fail(format!("side to move '{other}' is not w or b")),
+        let (board, reserves) = match board.split_once('[') {
+            Some((board, rest)) => (board, Some(rest)),
+            None => (board, None),
         };
+        parse_board(game, &mut pos, board)?;
+        if let Some(text) = reserves {
+            parse_reserves(game, &mut pos, text)?;
+        }
+        (pos.side, pos.actions) = parse_side(game, fields.next().unwrap_or("w"))?;
         let rest: Vec<&str> = fields.collect();
         let counters_at = rest
             .iter()
             .position(|f| f.chars().all(|c| c.is_ascii_digit()))
             .unwrap_or(rest.len());
         if counters_at > 2 {
-            return fail(format!("unexpected field '{}'", rest[2]));
+            return Err(FenError::UnexpectedField(rest[2].to_string()));
         }
         if let Some(c) = rest.first().filter(|_| counters_at >= 1) {
             if game.has_privileges() {
@@ -58,11 +101,13 @@ impl<const W: usize> Position<W> {
         }
         let counters = &rest[counters_at..];
         if counters.len() > 2 {
-            return fail(format!("unexpected field '{}'", counters[2]));
+            return Err(FenError::UnexpectedField(counters[2].to_string()));
         }
-        let number = |s: &str, what: &str| {
-            s.parse::<u32>()
-                .map_err(|_| FenError(format!("{what} '{s}' is not a number")))
+        let number = |s: &str, what: &'static str| {
+            s.parse::<u32>().map_err(|_| FenError::Number {
+                what,
+                text: s.to_string(),
+            })
         };
         if let Some(h) = counters.first() {
             pos.halfmove = number(h, "halfmove clock")?;
@@ -97,6 +142,9 @@ impl<const W: usize> Position<W> {
                     out.push('*');
                 } else {
                     out += &piece_symbol(game, code);
+                    if self.passenger(sq) != 0 {
+                        out += &format!("({})", piece_symbol(game, self.passenger(sq)));
+                    }
                 }
             }
             if empty > 0 {
@@ -106,7 +154,14 @@ impl<const W: usize> Position<W> {
                 out.push('/');
             }
         }
-        out += if self.side == WHITE { " w " } else { " b " };
+        if game.reserves.exist() {
+            out += &self.reserves_field(game);
+        }
+        out += if self.side == WHITE { " w" } else { " b" };
+        if self.actions > 0 {
+            out += &format!("+{}", self.actions);
+        }
+        out.push(' ');
         let mut castling = String::new();
         for (i, c) in ['K', 'Q', 'k', 'q'].iter().enumerate() {
             if self.castling >> i & 1 != 0 {
@@ -139,6 +194,30 @@ impl<const W: usize> Position<W> {
     }
 }
 
+impl<const W: usize> Position<W> {
+    /// The reserves in brackets: White's pieces, Black's, and the neutral ones after `|`.
+    fn reserves_field(&self, game: &Game<W>) -> String {
+        let mut out = String::from("[");
+        for reserve in 0..game.reserves.count {
+            if reserve == NEUTRAL {
+                if (0..game.types).all(|t| self.in_reserve(game, NEUTRAL, t) == 0) {
+                    break;
+                }
+                out.push('|');
+            }
+            for t in 0..game.types {
+                // The neutral pieces are written as White's: they have no colour.
+                let symbol = piece_symbol(game, (2 * t + reserve % 2 + 1) as u8);
+                for _ in 0..self.in_reserve(game, reserve, t) {
+                    out += &symbol;
+                }
+            }
+        }
+        out.push(']');
+        out
+    }
+}
+
 /// The FEN symbol of a board code: upper case for White.
 pub fn piece_symbol<const W: usize>(game: &Game<W>, code: u8) -> String {
     let pc = code as usize - 1;
@@ -156,27 +235,13 @@ fn parse_board<const W: usize>(
     board: &str,
 ) -> Result<(), FenError> {
     let g = &game.geo;
-    let board = match board.find('[') {
-        Some(i) => {
-            let pocket = board[i..].trim_start_matches('[').trim_end_matches(']');
-            if !pocket.is_empty() && pocket != "-" {
-                return fail(format!(
-                    "pieces in hand '{pocket}' are not part of {}",
-                    game.spec.name
-                ));
-            }
-            &board[..i]
-        }
-        None => board,
-    };
     let ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() != g.height {
-        return fail(format!(
-            "expected {} ranks for {}, found {}",
-            g.height,
-            game.spec.name,
-            ranks.len()
-        ));
+        return Err(FenError::RankCount {
+            variant: game.spec.name.clone(),
+            expected: g.height,
+            found: ranks.len(),
+        });
     }
     for (i, text) in ranks.iter().enumerate() {
         let rank = g.height - 1 - i;
@@ -192,31 +257,37 @@ fn parse_board<const W: usize>(
                     k += 1;
                 }
                 let run: String = chars[start..k].iter().collect();
-                let n: usize = run
-                    .parse()
-                    .map_err(|_| FenError(format!("bad empty count '{run}'")))?;
-                if n == 0 || n > g.width {
-                    return fail(format!(
-                        "rank {rank_name}: an empty count of {n} on a board {} wide",
-                        g.width
-                    ));
-                }
+                let n: usize = match run.parse() {
+                    Ok(n) if n > 0 && n <= g.width => n,
+                    _ => {
+                        return rank_error(
+                            rank_name,
+                            format!("an empty count of {run} on a board {} wide", g.width),
+                        );
+                    }
+                };
                 for f in file..(file + n).min(g.width) {
                     if g.holes[rank * g.width + f] {
-                        return fail(format!(
-                            "rank {rank_name}: square {} is a hole, write it as '*'",
-                            g.name(rank * g.width + f)
-                        ));
+                        return rank_error(
+                            rank_name,
+                            format!(
+                                "square {} is a hole, write it as '*'",
+                                g.name(rank * g.width + f)
+                            ),
+                        );
                     }
                 }
                 file += n;
             } else if c == '*' {
                 if file < g.width && !g.holes[rank * g.width + file] {
-                    return fail(format!(
-                        "rank {rank_name}: '*' on {}, which is not a hole of {}",
-                        g.name(rank * g.width + file),
-                        game.spec.name
-                    ));
+                    return rank_error(
+                        rank_name,
+                        format!(
+                            "'*' on {}, which is not a hole of {}",
+                            g.name(rank * g.width + file),
+                            game.spec.name
+                        ),
+                    );
                 }
                 file += 1;
                 k += 1;
@@ -224,30 +295,23 @@ fn parse_board<const W: usize>(
                 k += 1; // Fairy-Stockfish's "promoted" marker carries no rule here.
                 continue;
             } else {
-                let mut symbol = String::new();
-                if c == '+' {
-                    symbol.push('+');
+                let code = read_piece(game, &chars, &mut k).map_err(|why| FenError::Rank {
+                    rank: rank_name,
+                    why,
+                })?;
+                let passenger = if chars.get(k) == Some(&'(') {
                     k += 1;
-                }
-                let Some(&l) = chars.get(k).filter(|l| l.is_ascii_alphabetic()) else {
-                    return fail(format!("rank {rank_name}: '+' must precede a piece letter"));
-                };
-                symbol.push(l.to_ascii_lowercase());
-                k += 1;
-                if let Some(&d) = chars.get(k).filter(|&&d| d == '\'' || d == '!') {
-                    symbol.push(d);
+                    let p = read_piece(game, &chars, &mut k).map_err(|why| FenError::Rank {
+                        rank: rank_name,
+                        why,
+                    })?;
+                    if chars.get(k) != Some(&')') {
+                        return rank_error(rank_name, "a passenger must be closed by ')'");
+                    }
                     k += 1;
-                }
-                let Some(t) = game.spec.piece_index(&symbol) else {
-                    let written = if l.is_ascii_uppercase() {
-                        symbol.to_ascii_uppercase()
-                    } else {
-                        symbol
-                    };
-                    return fail(format!(
-                        "rank {rank_name}: '{written}' is not a piece of {}",
-                        game.spec.name
-                    ));
+                    Some(p)
+                } else {
+                    None
                 };
                 if file >= g.width {
                     file += 1;
@@ -255,13 +319,16 @@ fn parse_board<const W: usize>(
                 }
                 let sq = rank * g.width + file;
                 if g.holes[sq] {
-                    return fail(format!(
-                        "rank {rank_name}: a piece on the hole {}",
-                        g.name(sq)
-                    ));
+                    return rank_error(rank_name, format!("a piece on the hole {}", g.name(sq)));
                 }
-                let color = if l.is_ascii_uppercase() { 0 } else { 1 };
-                pos.put(sq, (2 * t + color + 1) as u8);
+                pos.put(sq, code);
+                if let Some(p) = passenger {
+                    check_passenger(game, code, p).map_err(|why| FenError::Rank {
+                        rank: rank_name,
+                        why,
+                    })?;
+                    pos.carried[sq] = p;
+                }
                 file += 1;
             }
             if file > g.width {
@@ -269,12 +336,141 @@ fn parse_board<const W: usize>(
             }
         }
         if file != g.width {
-            return fail(format!(
-                "rank {rank_name} ('{text}') has {} {} squares, expected {}",
-                if file > g.width { "more than" } else { "only" },
-                file.min(g.width),
-                g.width
-            ));
+            return rank_error(
+                rank_name,
+                format!(
+                    "'{text}' has {} {} squares, expected {}",
+                    if file > g.width { "more than" } else { "only" },
+                    file.min(g.width),
+                    g.width
+                ),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The side to move, `w` or `b`, and in games whose turns have several actions the
+/// actions already made in the turn after a `+` (`w+1`: White makes its second action).
+fn parse_side<const W: usize>(game: &Game<W>, text: &str) -> Result<(usize, u8), FenError> {
+    let bad = || FenError::Side(text.to_string());
+    let (side, actions) = match text.split_once('+') {
+        Some((side, n)) => (side, n.parse::<u32>().map_err(|_| bad())?),
+        None => (text, 0),
+    };
+    if actions >= game.spec.actions_per_turn {
+        return Err(bad());
+    }
+    match side {
+        "w" => Ok((0, actions as u8)),
+        "b" => Ok((1, actions as u8)),
+        _ => Err(bad()),
+    }
+}
+
+/// Reads one piece symbol (`+` and a letter, a letter, a letter with `'` or `!`) at
+/// `chars[*k]`, moving `k` past it; returns its board code (upper case: White).
+fn read_piece<const W: usize>(game: &Game<W>, chars: &[char], k: &mut usize) -> Result<u8, String> {
+    let mut symbol = String::new();
+    if chars.get(*k) == Some(&'+') {
+        symbol.push('+');
+        *k += 1;
+    }
+    let Some(&l) = chars.get(*k).filter(|l| l.is_ascii_alphabetic()) else {
+        return Err(format!(
+            "'{}' is not a piece letter",
+            chars
+                .get(*k)
+                .map_or(String::from("end of rank"), |c| c.to_string())
+        ));
+    };
+    symbol.push(l.to_ascii_lowercase());
+    *k += 1;
+    if let Some(&d) = chars.get(*k).filter(|&&d| d == '\'' || d == '!') {
+        symbol.push(d);
+        *k += 1;
+    }
+    let Some(t) = game.spec.piece_index(&symbol) else {
+        let written = if l.is_ascii_uppercase() {
+            symbol.to_ascii_uppercase()
+        } else {
+            symbol
+        };
+        return Err(format!("'{written}' is not a piece of {}", game.spec.name));
+    };
+    let color = usize::from(!l.is_ascii_uppercase());
+    Ok((2 * t + color + 1) as u8)
+}
+
+/// A passenger must ride a carrier of its own colour and not be a carrier itself.
+fn check_passenger<const W: usize>(
+    game: &Game<W>,
+    carrier: u8,
+    passenger: u8,
+) -> Result<(), String> {
+    let is_carrier = |code: u8| game.spec.pieces[(code as usize - 1) / 2].carrier;
+    let symbol = |code| piece_symbol(game, code);
+    if !is_carrier(carrier) {
+        return Err(format!(
+            "'{}' carries nothing: it is not a carrier",
+            symbol(carrier)
+        ));
+    }
+    if is_carrier(passenger) || (carrier ^ passenger) & 1 != 0 {
+        return Err(format!(
+            "'{}' cannot ride on '{}' (a passenger is a friendly non-carrier)",
+            symbol(passenger),
+            symbol(carrier)
+        ));
+    }
+    Ok(())
+}
+
+/// The reserves in brackets (the text after `[`): pieces of White's reserve in upper case,
+/// Black's in lower case, the neutral reserve's after `|`. `-` or nothing for none.
+fn parse_reserves<const W: usize>(
+    game: &Game<W>,
+    pos: &mut Position<W>,
+    text: &str,
+) -> Result<(), FenError> {
+    let Some(inner) = text.strip_suffix(']') else {
+        return Err(FenError::Reserve(format!("'[{text}' has no closing ']'")));
+    };
+    if inner.is_empty() || inner == "-" {
+        return Ok(());
+    }
+    if !game.reserves.exist() {
+        return Err(FenError::Reserve(format!(
+            "'{inner}': {} has no reserves",
+            game.spec.name
+        )));
+    }
+    let (sides, neutral) = match inner.split_once('|') {
+        Some((sides, neutral)) => (sides, Some(neutral)),
+        None => (inner, None),
+    };
+    if neutral.is_some() && game.reserves.count <= NEUTRAL {
+        return Err(FenError::Reserve(format!(
+            "'{inner}': {} has no neutral reserve",
+            game.spec.name
+        )));
+    }
+    for (part, neutral) in [(sides, false), (neutral.unwrap_or(""), true)] {
+        let chars: Vec<char> = part.chars().collect();
+        let mut k = 0;
+        while k < chars.len() {
+            let code = read_piece(game, &chars, &mut k).map_err(FenError::Reserve)?;
+            let (t, color) = ((code as usize - 1) / 2, (code as usize - 1) & 1);
+            let reserve = if neutral { NEUTRAL } else { color };
+            if pos.in_reserve(game, reserve, t) as usize >= game.reserves.max_count {
+                return Err(FenError::Reserve(format!(
+                    "more than {} of '{}' in one reserve",
+                    game.reserves.max_count,
+                    piece_symbol(game, code)
+                )));
+            }
+            let mut unused = 0;
+            pos.add_to_reserve(game, reserve, t, &mut unused);
         }
     }
     Ok(())
@@ -303,10 +499,10 @@ fn parse_privileges<const W: usize>(
                 .rights()
                 .map(|r| format!("{}: {}", r.letter, r.name))
                 .collect();
-            return fail(format!(
+            return Err(FenError::Rights(format!(
                 "rights field has the bad letter '{c}' ({}, upper case for White)",
                 known.join(", ")
-            ));
+            )));
         };
         pos.rule_state |= right.bits[usize::from(c.is_ascii_lowercase())];
     }
@@ -322,19 +518,19 @@ fn parse_castling<const W: usize>(
         return Ok(());
     }
     if !game.spec.castling {
-        return fail(format!(
+        return Err(FenError::Rights(format!(
             "castling rights '{text}' in {}, which has no castling",
             game.spec.name
-        ));
+        )));
     }
     let g = &game.geo;
     for c in text.chars() {
         let color = if c.is_ascii_uppercase() { 0 } else { 1 };
         let royals = pos.royals(game, color);
         let Some(king) = royals.first().filter(|_| !royals.more_than_one()) else {
-            return fail(format!(
+            return Err(FenError::Rights(format!(
                 "castling right '{c}' needs exactly one royal piece"
-            ));
+            )));
         };
         let rank = g.rank(king);
         let rooks: Vec<usize> = (0..g.width)
@@ -351,10 +547,16 @@ fn parse_castling<const W: usize>(
             f @ 'a'..='q' => rooks
                 .iter()
                 .find(|&&r| g.file(r) == (f as u8 - b'a') as usize),
-            _ => return fail(format!("castling field has the bad letter '{c}'")),
+            _ => {
+                return Err(FenError::Rights(format!(
+                    "castling field has the bad letter '{c}'"
+                )));
+            }
         };
         let Some(&rook) = rook else {
-            return fail(format!("castling right '{c}' has no rook to castle with"));
+            return Err(FenError::Rights(format!(
+                "castling right '{c}' has no rook to castle with"
+            )));
         };
         let index = 2 * color + usize::from(g.file(rook) < kf);
         pos.castle_rooks[index] = rook as u16;
@@ -372,13 +574,13 @@ fn parse_ep<const W: usize>(
         return Ok(());
     }
     if !game.spec.en_passant {
-        return fail(format!(
+        return Err(FenError::EnPassant(format!(
             "en-passant square '{text}' in {}, which has no en passant",
             game.spec.name
-        ));
+        )));
     }
     let g = &game.geo;
-    let ep = g.parse_square(text).map_err(|e| FenError(e.0))?;
+    let ep = g.parse_square(text).map_err(|e| FenError::EnPassant(e.0))?;
     // The victim stands one step beyond the skipped square, seen from the side to move.
     let victim = if pos.side == WHITE {
         g.offset(ep, 0, -1)
@@ -393,9 +595,9 @@ fn parse_ep<const W: usize>(
             && game.is_pawn[code as usize - 1]
     }) && pos.board[ep] == 0;
     if !ok {
-        return fail(format!(
+        return Err(FenError::EnPassant(format!(
             "en-passant square {text} is not behind a pawn that just stepped two squares"
-        ));
+        )));
     }
     if pos.pawn_can_take_on(game, pos.side, ep) {
         pos.ep = ep as u16;
@@ -413,10 +615,10 @@ fn check_royals<const W: usize>(game: &Game<W>, pos: &Position<W>) -> Result<(),
     for color in 0..2 {
         if pos.royals(game, color).is_empty() {
             let name = &game.spec.pieces[game.royals[color][0] / 2].name;
-            return fail(format!(
+            return Err(FenError::Royals(format!(
                 "{} has no {name}",
                 if color == WHITE { "White" } else { "Black" }
-            ));
+            )));
         }
     }
     let them = pos.side ^ 1;
@@ -424,7 +626,7 @@ fn check_royals<const W: usize>(game: &Game<W>, pos: &Position<W>) -> Result<(),
     if let Some(k) = royals.first().filter(|_| !royals.more_than_one())
         && game.attacked(pos, k, pos.side)
     {
-        return fail("the side not to move is in check");
+        return Err(FenError::Royals("the side not to move is in check".into()));
     }
     Ok(())
 }

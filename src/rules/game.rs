@@ -7,6 +7,8 @@ use crate::core::{Bitboard, Color, Geometry, WHITE};
 use crate::rules::betza::{self, Atom, Leg, Mode};
 use crate::rules::extension::Rules;
 use crate::rules::position::Position;
+use crate::rules::reserves::Reserves;
+use crate::rules::stacks::Stacks;
 use crate::rules::zobrist::Zobrist;
 use crate::variants::spec::{PromotionStyle, Royalty, SpecError, VariantSpec};
 
@@ -113,6 +115,12 @@ pub struct Game<const W: usize> {
     pub last_rank: [Bitboard<W>; 2],
     /// The rules the definition switches on beyond the pieces' moves (`rules::extension`).
     pub rules: Rules<W>,
+    /// The reserves pieces are held in off the board, if the game has them.
+    pub reserves: Reserves<W>,
+    /// The stacking layer, if some piece is a carrier.
+    pub stacks: Stacks,
+    /// Keys of the actions already made in a turn (`Position::actions`), 0 for none.
+    turn_keys: [u64; 8],
     /// Count of each piece index in the start position (for promotion limits).
     pub initial_counts: Vec<u32>,
     /// Per piece index: the most moves one such piece can have in a position, itself or
@@ -162,6 +170,12 @@ impl<const W: usize> Game<W> {
             complex_attackers: [Vec::new(), Vec::new()],
             last_rank: [Bitboard::EMPTY; 2],
             rules: Rules::none(),
+            reserves: Reserves::none(),
+            stacks: Stacks::new(
+                &spec.pieces.iter().map(|p| p.carrier).collect::<Vec<_>>(),
+                squares,
+            ),
+            turn_keys: Self::make_turn_keys(),
             initial_counts: vec![0; 2 * types],
             move_bounds: Vec::new(),
             zobrist: Zobrist::new(2 * types, squares),
@@ -186,6 +200,10 @@ impl<const W: usize> Game<W> {
         g.build_attack_tables();
         g.compile_last_ranks();
         g.rules = Rules::of(&g);
+        let start_pieces = spec.start.split(['[', ' ']).next().map_or(0, |board| {
+            board.chars().filter(char::is_ascii_alphabetic).count()
+        });
+        g.reserves = Reserves::of(&g, start_pieces);
         g.move_bounds = g.piece_move_bounds();
         for (name, fen) in std::iter::once((&"start".to_string(), &spec.start))
             .chain(spec.starts.iter().map(|(n, f)| (n, f)))
@@ -201,6 +219,27 @@ impl<const W: usize> Game<W> {
             }
         }
         Ok(g)
+    }
+
+    /// Keys for the count of actions made in a turn, from their own seed (the other keys
+    /// stay as they were); the first is 0, so games of one action per turn are unchanged.
+    fn make_turn_keys() -> [u64; 8] {
+        use rand::{RngCore, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0x6b69_7269_6e5f_7475);
+        std::array::from_fn(|i| if i == 0 { 0 } else { rng.next_u64() })
+    }
+
+    /// The key of `actions` actions already made in the turn.
+    #[inline(always)]
+    pub fn turn_key(&self, actions: u8) -> u64 {
+        self.turn_keys[actions as usize]
+    }
+
+    /// Whether the action being made ends its side's turn: the last of
+    /// `actions_per_turn`.
+    #[inline]
+    pub fn turn_ends(&self, pos: &Position<W>) -> bool {
+        pos.actions as u32 + 1 >= self.spec.actions_per_turn
     }
 
     /// Orients a White step for `color`: Black's pieces move down the board.

@@ -11,6 +11,8 @@ pub mod notation;
 pub mod outcome;
 pub mod perft;
 pub mod position;
+pub mod reserves;
+pub mod stacks;
 pub mod zobrist;
 
 pub use fen::FenError;

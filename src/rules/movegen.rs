@@ -406,6 +406,9 @@ impl<const W: usize> Game<W> {
             return;
         }
         self.pseudo_moves(pos, list);
+        if self.reserves.exist() {
+            self.drop_moves(pos, list);
+        }
         if !self.rules.is_empty() {
             self.rule_moves(pos, list);
         }
@@ -435,7 +438,14 @@ impl<const W: usize> Game<W> {
         let mut i = 0;
         while i < list.len() {
             let m = list[i];
-            let risky = test_all || m.from() == king || pinned.has(m.from()) || !m.is_plain();
+            // A drop only adds a piece: it cannot expose the royal, unless it is in check
+            // or a multi-leg capture (which a new piece can open) threatens it.
+            let risky = test_all
+                || if m.is_plain() {
+                    m.from() == king || pinned.has(m.from())
+                } else {
+                    m.kind() != MoveKind::Drop
+                };
             if risky && !self.keeps_royal_safe(pos, m, king) {
                 list.swap_remove(i);
             } else {
@@ -487,7 +497,11 @@ impl<const W: usize> Game<W> {
     pub(crate) fn keeps_royal_safe(&self, pos: &mut Position<W>, m: Move, king: usize) -> bool {
         let us = pos.side;
         let u = pos.make(self, m);
-        let at = if m.from() == king { m.to() } else { king };
+        let at = if m.from() == king && m.kind() != MoveKind::Drop {
+            m.to()
+        } else {
+            king
+        };
         let safe = !self.attacked(pos, at, us ^ 1);
         pos.unmake(self, m, u);
         safe

@@ -1,6 +1,7 @@
 //! Move text in coordinate notation: `e2e4`, promotions `e7e8q` (the new piece's letter)
 //! or `d6d7+` (shogi-style promotion to a `+` piece), castling as the king's move, and
-//! two-leg moves as `f5f6,f6f7`. Input is matched against the legal moves, so a text is
+//! two-leg moves as `f5f6,f6f7`, drops as `P@e5` (the piece's letter in upper case,
+//! whichever side drops; lower case is accepted). Input is matched against the legal moves, so a text is
 //! accepted exactly when it names one of them.
 
 use crate::core::{Move, MoveKind};
@@ -21,6 +22,10 @@ impl<const W: usize> Game<W> {
         };
         let mut s = match m.kind() {
             MoveKind::TwoLeg => through(m.aux()),
+            MoveKind::Drop => {
+                let letter = self.spec.pieces[m.aux()].letter.to_ascii_uppercase();
+                format!("{letter}@{}", g.name(m.to()))
+            }
             // A rule-defined move is written as its rule says.
             MoveKind::Rule => return self.rule_move_text(m),
             _ => format!("{}{}", g.name(m.from()), g.name(m.to())),
@@ -90,6 +95,15 @@ impl<const W: usize> Game<W> {
     pub fn parse_move(&self, pos: &mut Position<W>, text: &str) -> Result<Move, String> {
         let text = text.trim();
         let wanted = text.strip_suffix('=').unwrap_or(text);
+        // A drop's piece letter may come in either case.
+        let upper;
+        let wanted = match wanted.split_once('@') {
+            Some((piece, square)) if !piece.is_empty() => {
+                upper = format!("{}@{square}", piece.to_ascii_uppercase());
+                upper.as_str()
+            }
+            _ => wanted,
+        };
         let mut list = MoveList::new();
         self.legal_moves(pos, &mut list);
         // A step to an empty square and back, by any piece that can pass, is the pass.

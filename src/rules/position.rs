@@ -16,6 +16,9 @@ pub struct Position<const W: usize> {
     /// Squares of each piece index (`type * 2 + colour`).
     pub by_piece: Vec<Bitboard<W>>,
     pub side: Color,
+    /// Actions the side to move has already made in this turn, in games whose turns have
+    /// several (`actions_per_turn`); 0 at the start of every turn.
+    pub actions: u8,
     /// Rook squares of the four castling rights: White king side, White queen side, Black
     /// king side, Black queen side.
     pub castle_rooks: [u16; 4],
@@ -30,6 +33,12 @@ pub struct Position<const W: usize> {
     /// The state the game's rule extensions keep (`rules::extension`), each rule in its
     /// own bits: once-per-game rights, or a fact about the last move.
     pub rule_state: u16,
+    /// Pieces in reserve (`rules::reserves`): per reserve, a count per piece type; empty
+    /// in games without reserves.
+    pub hands: Vec<u8>,
+    /// The passenger on each square (`rules::stacks`), 0 for none; empty in games
+    /// without carriers.
+    pub carried: Vec<u8>,
     pub key: u64,
     /// Keys of the positions before each move made, oldest first.
     pub history: Vec<u64>,
@@ -45,6 +54,13 @@ pub struct Undo {
     pub(crate) captured_sq: u16,
     /// The piece a two-leg move captured on its intermediate square (0 for none).
     pub(crate) via_captured: u8,
+    /// The passengers of the carriers captured on `captured_sq` and on the two-leg
+    /// move's intermediate square (0 for none).
+    pub(crate) passengers: [u8; 2],
+    /// The reserves `captured`, `via_captured` and the two `passengers` went to
+    /// (`u8::MAX`: none).
+    stashed: [u8; 4],
+    actions: u8,
     castling: u8,
     ep: u16,
     ep_victim: u16,
@@ -67,6 +83,7 @@ impl<const W: usize> Position<W> {
             by_color: [Bitboard::EMPTY; 2],
             by_piece: vec![Bitboard::EMPTY; 2 * game.types],
             side: 0,
+            actions: 0,
             castle_rooks: [NO_SQ; 4],
             castling: 0,
             ep: NO_SQ,
@@ -74,6 +91,12 @@ impl<const W: usize> Position<W> {
             halfmove: 0,
             fullmove: 1,
             rule_state: 0,
+            hands: vec![0; game.reserves.count * game.types],
+            carried: if game.stacks.exist {
+                vec![0; game.squares]
+            } else {
+                Vec::new()
+            },
             key: 0,
             history: Vec::new(),
         }
@@ -85,12 +108,27 @@ impl<const W: usize> Position<W> {
         self.by_color[0] | self.by_color[1]
     }
 
-    /// The royal pieces of `color`.
+    /// The squares of `color`'s royal pieces (one riding a carrier included).
     #[inline(always)]
     pub fn royals(&self, game: &Game<W>, color: Color) -> Bitboard<W> {
         let mut b = Bitboard::EMPTY;
         for &pc in &game.royals[color] {
             b |= self.by_piece[pc];
+        }
+        if !self.carried.is_empty() {
+            b |= self.riding_royals(game, color);
+        }
+        b
+    }
+
+    /// The squares of carriers that hold a royal of `color`.
+    #[cold]
+    fn riding_royals(&self, game: &Game<W>, color: Color) -> Bitboard<W> {
+        let mut b = Bitboard::EMPTY;
+        for (sq, &code) in self.carried.iter().enumerate() {
+            if code != 0 && game.royals[color].contains(&(code as usize - 1)) {
+                b.set(sq);
+            }
         }
         b
     }
@@ -127,9 +165,16 @@ impl<const W: usize> Position<W> {
         if self.side == 1 {
             k ^= z.side;
         }
+        k ^= game.turn_key(self.actions);
         k ^= z.castling[self.castling as usize];
         if self.ep != NO_SQ {
             k ^= z.ep[self.ep as usize];
+        }
+        if game.reserves.exist() {
+            k ^= self.reserves_key(game);
+        }
+        if game.stacks.exist {
+            k ^= self.stacks_key(game);
         }
         k ^ z.rule_state(self.rule_state)
     }
@@ -165,12 +210,15 @@ impl<const W: usize> Position<W> {
     pub fn make(&mut self, game: &Game<W>, m: Move) -> Undo {
         let z = &game.zobrist;
         let (from, to) = (m.from(), m.to());
-        let moved = self.board[from];
+        let moved = self.mover(m);
         let mut u = Undo {
             moved,
             captured: 0,
             captured_sq: NO_SQ,
             via_captured: 0,
+            passengers: [0; 2],
+            stashed: [u8::MAX; 4],
+            actions: self.actions,
             castling: self.castling,
             ep: self.ep,
             ep_victim: self.ep_victim,
@@ -188,6 +236,8 @@ impl<const W: usize> Position<W> {
         let kind = m.kind();
         if kind == MoveKind::Pass {
             // Nothing moves.
+        } else if kind == MoveKind::Drop {
+            self.make_drop(game, m, &mut u, &mut key);
         } else if kind == MoveKind::Castle {
             let rook_sq = m.aux();
             let rook = self.remove(rook_sq);
@@ -212,6 +262,9 @@ impl<const W: usize> Position<W> {
                     if via != from && self.board[via] != 0 {
                         u.via_captured = self.remove(via);
                         key ^= z.piece(u.via_captured, via);
+                        if game.stacks.exist {
+                            u.passengers[1] = self.unboard_passenger(game, via, &mut key);
+                        }
                     }
                 }
                 _ => {}
@@ -223,7 +276,10 @@ impl<const W: usize> Position<W> {
                 key ^= z.ep[m.aux()];
             }
         }
-        if self.castling != 0 {
+        if game.reserves.exist() && kind != MoveKind::Drop {
+            self.stash_captures(game, &mut u, &mut key);
+        }
+        if self.castling != 0 && kind != MoveKind::Drop {
             let mut rights = self.castling;
             for (i, &r) in self.castle_rooks.iter().enumerate() {
                 if r as usize == from || r as usize == to {
@@ -246,6 +302,15 @@ impl<const W: usize> Position<W> {
         } else {
             self.halfmove + 1
         };
+        if game.spec.actions_per_turn > 1 && !game.turn_ends(self) {
+            // The same side makes the next action of its turn.
+            key ^= z.side ^ game.turn_key(self.actions) ^ game.turn_key(self.actions + 1);
+            self.actions += 1;
+            self.key = key;
+            return u;
+        }
+        key ^= game.turn_key(self.actions);
+        self.actions = 0;
         if self.side == 1 {
             self.fullmove += 1;
         }
@@ -269,11 +334,41 @@ impl<const W: usize> Position<W> {
         let placed = m.promotes_to().map_or(moved, |p| p as u8 + 1);
         self.put(to, placed);
         *key ^= z.piece(moved, from) ^ z.piece(placed, to);
+        if game.stacks.exist {
+            self.carry(game, from, to, u, key);
+        }
+    }
+
+    /// Drops a piece from a reserve onto the empty `m.to()`.
+    fn make_drop(&mut self, game: &Game<W>, m: Move, u: &mut Undo, key: &mut u64) {
+        let (reserve, t) = (m.from(), m.aux());
+        self.take_from_reserve(game, reserve, t, key);
+        let code = (2 * t + self.side + 1) as u8;
+        u.moved = code;
+        self.put(m.to(), code);
+        *key ^= game.zobrist.piece(code, m.to());
+    }
+
+    /// Sends what `make` captured to the reserves the game sends captures to.
+    fn stash_captures(&mut self, game: &Game<W>, u: &mut Undo, key: &mut u64) {
+        let captor = self.side;
+        let taken = [u.captured, u.via_captured, u.passengers[0], u.passengers[1]];
+        for (i, code) in taken.into_iter().enumerate() {
+            if code != 0 {
+                u.stashed[i] = self.stash(game, captor, code, key);
+            }
+        }
     }
 
     /// Takes back `displace` (and en-passant and two-leg captures recorded in `u`).
     #[inline(always)]
     pub(crate) fn undisplace(&mut self, m: Move, u: &Undo) {
+        if !self.carried.is_empty() {
+            self.uncarry(m.from(), m.to(), u);
+            if u.via_captured != 0 {
+                self.carried[m.aux()] = u.passengers[1];
+            }
+        }
         self.remove(m.to());
         self.put(m.from(), u.moved);
         if u.captured != 0 {
@@ -314,13 +409,26 @@ impl<const W: usize> Position<W> {
 
     /// Takes back `m`, made with `make` that returned `u`.
     pub fn unmake(&mut self, game: &Game<W>, m: Move, u: Undo) {
-        self.side ^= 1;
-        if self.side == 1 {
-            self.fullmove -= 1;
+        // A move that ended its turn left the next turn at its first action.
+        if self.actions == 0 {
+            self.side ^= 1;
+            if self.side == 1 {
+                self.fullmove -= 1;
+            }
         }
+        self.actions = u.actions;
         let (from, to) = (m.from(), m.to());
+        if game.reserves.exist() {
+            let taken = [u.captured, u.via_captured, u.passengers[0], u.passengers[1]];
+            for (code, reserve) in taken.into_iter().zip(u.stashed) {
+                self.unstash(game, reserve, code);
+            }
+        }
         if m.kind() == MoveKind::Pass {
             // Nothing moved.
+        } else if m.kind() == MoveKind::Drop {
+            self.remove(to);
+            self.hands[game.reserves.slot(from, m.aux())] += 1;
         } else if m.kind() == MoveKind::Castle {
             let rook_to = Self::castle_rook_target(from, to);
             let rook = self.remove(rook_to);
@@ -348,6 +456,9 @@ impl<const W: usize> Position<W> {
             captured: 0,
             captured_sq: NO_SQ,
             via_captured: 0,
+            passengers: [0; 2],
+            stashed: [u8::MAX; 4],
+            actions: self.actions,
             castling: self.castling,
             ep: self.ep,
             ep_victim: self.ep_victim,

@@ -117,6 +117,17 @@ pub struct PieceSpec {
     pub swaps: bool,
     /// May enter its own side's citadel (Tamerlane's Adventitious King).
     pub enters_own_citadel: bool,
+    /// The piece type this piece becomes in a reserve when captured (index into
+    /// `VariantSpec::pieces`); `None`: the type it was promoted from, if it is a promoted
+    /// piece (`+` letter) with one such type, else itself.
+    pub in_hand: Option<usize>,
+    /// The own ranks (from 1, inclusive) on which the piece may be dropped; `None`:
+    /// every rank on which it still has a move and need not promote.
+    pub drop_ranks: Option<(u32, u32)>,
+    /// May carry one friendly piece (the stacking layer, `rules::extension::carrying`).
+    pub carrier: bool,
+    /// May take a fallen royal's place (`rules::extension::royal_replacement`).
+    pub regent: bool,
 }
 
 /// Where a resting piece may be redeployed.
@@ -164,6 +175,12 @@ pub struct VariantSpec {
     /// and only a piece marked `enters_own_citadel` of the owner. Whatever stands in a
     /// citadel cannot be captured.
     pub citadels: Option<[usize; 2]>,
+    /// Captured pieces go to the captor's reserve and may be dropped back.
+    pub drops: bool,
+    /// A third reserve that belongs to neither side (filled by a game's own rules).
+    pub neutral_reserve: bool,
+    /// Moves (actions) each side makes in one turn before the other side moves.
+    pub actions_per_turn: u32,
     /// The named options of the definition: key, value, description.
     pub options: Vec<(String, String, String)>,
     /// Options chosen for this spec (key, value).
@@ -222,6 +239,9 @@ struct RawVariant {
     hooks: Option<Vec<String>>,
     okazaki: Option<bool>,
     citadels: Option<Vec<String>>,
+    drops: Option<bool>,
+    neutral_reserve: Option<bool>,
+    actions_per_turn: Option<u32>,
     option: Option<Vec<RawOption>>,
     choose: Option<BTreeMap<String, String>>,
     piece: Option<Vec<RawPiece>>,
@@ -250,6 +270,9 @@ pub const DEFINITION_KEYS: &[&str] = &[
     "hooks",
     "okazaki",
     "citadels",
+    "drops",
+    "neutral_reserve",
+    "actions_per_turn",
 ];
 
 /// A named option of a variant: choosing `key = value` replaces or adds the listed
@@ -295,6 +318,12 @@ struct RawPiece {
     swaps: bool,
     #[serde(default)]
     enters_own_citadel: bool,
+    in_hand: Option<String>,
+    drop_ranks: Option<[u32; 2]>,
+    #[serde(default)]
+    carrier: bool,
+    #[serde(default)]
+    regent: bool,
 }
 
 /// Parses a definitions file and resolves inheritance (a parent must come first).
@@ -373,7 +402,10 @@ fn inherit(parent: &RawVariant, child: &RawVariant) -> RawVariant {
         repetition_rule,
         hooks,
         okazaki,
-        citadels
+        citadels,
+        drops,
+        neutral_reserve,
+        actions_per_turn
     );
     let mut options = parent.option.clone().unwrap_or_default();
     for o in child.option.clone().unwrap_or_default() {
@@ -473,6 +505,20 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
             redeploys_as: None,
             swaps: p.swaps,
             enters_own_citadel: p.enters_own_citadel,
+            in_hand: None,
+            drop_ranks: match p.drop_ranks {
+                None => None,
+                Some([lo, hi]) if 1 <= lo && lo <= hi && hi as usize <= h => Some((lo, hi)),
+                Some([lo, hi]) => {
+                    return Err(err(format!(
+                        "piece '{}': drop_ranks [{lo}, {hi}] is not a range of the board's \
+                         ranks 1-{h}",
+                        p.name
+                    )));
+                }
+            },
+            carrier: p.carrier,
+            regent: p.regent,
         });
     }
     let index_of = |pieces: &[PieceSpec], from: &str, target: &str| {
@@ -492,6 +538,9 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
         }
         if let Some(target) = &p.redeploys_as {
             pieces[i].redeploys_as = Some(index_of(&pieces, &p.name, target)?);
+        }
+        if let Some(target) = &p.in_hand {
+            pieces[i].in_hand = Some(index_of(&pieces, &p.name, target)?);
         }
         if (pieces[i].redeploy == Redeploy::Never) != pieces[i].redeploys_as.is_none() {
             return Err(err(format!(
@@ -576,6 +625,22 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
                 .into(),
         ));
     }
+    let drops = raw.drops.unwrap_or(false);
+    if !drops
+        && raw_pieces
+            .iter()
+            .any(|p| p.in_hand.is_some() || p.drop_ranks.is_some())
+    {
+        return Err(err(
+            "in_hand and drop_ranks need drops = true (captured pieces go to a reserve)".into(),
+        ));
+    }
+    let actions_per_turn = raw.actions_per_turn.unwrap_or(1);
+    if !(1..=8).contains(&actions_per_turn) {
+        return Err(err(format!(
+            "actions_per_turn {actions_per_turn} is not between 1 and 8"
+        )));
+    }
     let promotion_ranks = raw.promotion_ranks.unwrap_or(1);
     if promotion_ranks == 0 || promotion_ranks as usize > h {
         return Err(err("promotion_ranks out of range".into()));
@@ -626,6 +691,9 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
         hooks,
         okazaki: raw.okazaki.unwrap_or(false),
         citadels,
+        drops,
+        neutral_reserve: raw.neutral_reserve.unwrap_or(false),
+        actions_per_turn,
         options: raw
             .option
             .iter()

@@ -11,6 +11,7 @@
 //!
 //! See docs/design.md, "Rule extensions", for the interface with a worked example.
 
+pub mod carrying;
 pub mod citadels;
 pub mod lion_trading;
 pub mod pawn_of_pawns;
@@ -22,6 +23,7 @@ use crate::rules::game::Game;
 use crate::rules::movegen::MoveList;
 use crate::rules::outcome::Outcome;
 use crate::rules::position::{Position, Undo};
+use carrying::Carrying;
 use citadels::Citadels;
 use lion_trading::LionTrading;
 use pawn_of_pawns::PawnOfPawns;
@@ -215,6 +217,7 @@ pub enum Rule<const W: usize> {
     PawnOfPawns(PawnOfPawns),
     RoyalSwap(RoyalSwap),
     Citadels(Citadels<W>),
+    Carrying(Carrying),
 }
 
 /// `match` over the rules, binding the rule to `$r`.
@@ -225,6 +228,7 @@ macro_rules! each_rule {
             Rule::PawnOfPawns($r) => $e,
             Rule::RoyalSwap($r) => $e,
             Rule::Citadels($r) => $e,
+            Rule::Carrying($r) => $e,
         }
     };
 }
@@ -363,11 +367,12 @@ impl<const W: usize> Rules<W> {
     /// before the citadel exchange's (`SCsc`).
     pub fn of(game: &Game<W>) -> Self {
         type Build<const W: usize> = fn(&Game<W>, Slot) -> Option<Rule<W>>;
-        let builders: [Build<W>; 4] = [
+        let builders: [Build<W>; 5] = [
             |g, s| LionTrading::new(g, s).map(Rule::LionTrading),
             |g, s| PawnOfPawns::new(g, s).map(Rule::PawnOfPawns),
             |g, s| RoyalSwap::new(g, s).map(Rule::RoyalSwap),
             |g, s| Citadels::new(g, s).map(Rule::Citadels),
+            |g, s| Carrying::new(g, s).map(Rule::Carrying),
         ];
         let mut rules = Rules::none();
         let mut shift = 0;
@@ -543,6 +548,7 @@ mod tests {
                 Rule::PawnOfPawns(_) => "pawn-of-pawns",
                 Rule::RoyalSwap(_) => "royal-swap",
                 Rule::Citadels(_) => "citadels",
+                Rule::Carrying(_) => "carrying",
             })
             .collect())
     }
