@@ -163,3 +163,28 @@ fn two_actions_a_turn_counted_by_hand() {
         "4k/5/5/K4/2W2 b - - 2 1"
     );
 }
+
+#[test]
+fn a_regent_takes_the_fallen_kings_place() {
+    // White's King has fallen; its Regent on e1 ascends, then White moves.
+    let fen = "r3k/5/5/5/4R[k] w - - 0 1";
+    // Depth 1: only the ascension (e1e1). Depth 2: the new King on e1 steps to d1 d2 e2;
+    // the King Black holds (it took White's) is royal and never dropped. So 3.
+    assert_eq!(perft_from("regency", fen, 1), 1);
+    assert_eq!(perft_from("regency", fen, 2), 3);
+    // The deposed Regent goes to Black, the King's captor: Black's reserve gets an `r`.
+    assert_eq!(
+        play("regency", fen, &["e1e1"]),
+        "r3k/5/5/5/4K[kr] w+1 - - 1 1"
+    );
+    // Without a regent the side has lost: no moves, and the outcome says so.
+    let any = game("regency");
+    with_game!(&any, g => {
+        let mut pos = Position::from_fen(g, "r3k/5/5/5/5[k] w - - 0 1").unwrap();
+        let mut list = MoveList::new();
+        g.legal_moves(&mut pos, &mut list);
+        assert!(list.is_empty());
+        assert!(g.royals_lost(&mut pos));
+        assert!(g.outcome(&mut pos).is_some());
+    });
+}

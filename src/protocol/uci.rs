@@ -381,7 +381,7 @@ impl Uci {
         let over = with_session!(&mut self.session, s => {
             let mut list = MoveList::new();
             s.game.game_moves(&mut s.pos, &mut list);
-            if list.is_empty() || s.pos.royals(&s.game, s.pos.side).is_empty() {
+            if list.is_empty() || s.game.royals_lost(&mut s.pos) {
                 s.game.outcome(&mut s.pos)
             } else {
                 None

@@ -358,7 +358,13 @@ fn parse_side<const W: usize>(game: &Game<W>, text: &str) -> Result<(usize, u8),
         Some((side, n)) => (side, n.parse::<u32>().map_err(|_| bad())?),
         None => (text, 0),
     };
-    if actions >= game.spec.actions_per_turn {
+    // A rule may keep the turn (an ascension before the move): up to 7 actions then.
+    let most = if game.rules.turns {
+        8
+    } else {
+        game.spec.actions_per_turn
+    };
+    if actions >= most {
         return Err(bad());
     }
     match side {

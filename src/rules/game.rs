@@ -232,14 +232,8 @@ impl<const W: usize> Game<W> {
     /// The key of `actions` actions already made in the turn.
     #[inline(always)]
     pub fn turn_key(&self, actions: u8) -> u64 {
-        self.turn_keys[actions as usize]
-    }
-
-    /// Whether the action being made ends its side's turn: the last of
-    /// `actions_per_turn`.
-    #[inline]
-    pub fn turn_ends(&self, pos: &Position<W>) -> bool {
-        pos.actions as u32 + 1 >= self.spec.actions_per_turn
+        // Past the table the last key repeats, which keeps the key consistent.
+        self.turn_keys[(actions as usize).min(7)]
     }
 
     /// Orients a White step for `color`: Black's pieces move down the board.

@@ -397,12 +397,15 @@ impl<const W: usize> Game<W> {
 
     /// All legal moves. Under check rules a side with one royal may not leave it
     /// attacked; a side with several royals may (the Crown Prince rule); a side with no
-    /// royal has lost and has no moves.
+    /// royal has lost and has no moves, unless a rule gives it one back (succession).
     pub fn legal_moves(&self, pos: &mut Position<W>, list: &mut MoveList) {
         list.clear();
         let us = pos.side;
         let royals = pos.royals(self, us);
         if royals.is_empty() {
+            if self.rules.succession {
+                self.rule_succession_moves(pos, list);
+            }
             return;
         }
         self.pseudo_moves(pos, list);

@@ -19,7 +19,7 @@ impl<const W: usize> Game<W> {
     pub fn outcome(&self, pos: &mut Position<W>) -> Option<Outcome> {
         let end = |verdict, reason| Some(Outcome { verdict, reason });
         let us = pos.side;
-        if pos.royals(self, us).is_empty() {
+        if self.royals_lost(pos) {
             return end(Verdict::Loss, "royal captured");
         }
         if let Some(o) = self.rule_outcome(pos) {

@@ -302,7 +302,7 @@ impl<const W: usize> Position<W> {
         } else {
             self.halfmove + 1
         };
-        if game.spec.actions_per_turn > 1 && !game.turn_ends(self) {
+        if (game.spec.actions_per_turn > 1 || game.rules.turns) && !game.turn_ends(self, m) {
             // The same side makes the next action of its turn.
             key ^= z.side ^ game.turn_key(self.actions) ^ game.turn_key(self.actions + 1);
             self.actions += 1;

@@ -112,9 +112,13 @@ fn hand_type<const W: usize>(game: &Game<W>, t: usize) -> usize {
 }
 
 /// The squares a piece of index `pc` may be dropped on: where it need not promote at once
-/// and still has a move on an empty board, within its `drop_ranks` if it has them.
+/// and still has a move on an empty board, within its `drop_ranks` if it has them. A
+/// royal piece is never dropped.
 fn drop_zone<const W: usize>(game: &Game<W>, pc: usize) -> Bitboard<W> {
     let (t, color) = (pc / 2, pc & 1);
+    if game.is_royal[pc] {
+        return Bitboard::EMPTY;
+    }
     let h = game.geo.height;
     let forced = game.promotions[pc]
         .as_ref()

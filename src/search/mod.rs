@@ -658,7 +658,7 @@ impl<'a, const W: usize> Worker<'a, W> {
         self.seldepth = self.seldepth.max(ply);
         let g = self.game;
         let pv_node = beta - alpha > 1;
-        if self.pos.royals(g, self.pos.side).is_empty() {
+        if g.royals_lost(&mut self.pos) {
             return -MATE + ply as i32;
         }
         if ply > 0 {
@@ -856,7 +856,7 @@ impl<'a, const W: usize> Worker<'a, W> {
         }
         self.seldepth = self.seldepth.max(ply);
         let g = self.game;
-        if self.pos.royals(g, self.pos.side).is_empty() {
+        if g.royals_lost(&mut self.pos) {
             return -MATE + ply as i32;
         }
         if ply >= MAX_PLY - 2 {

@@ -15,6 +15,7 @@ pub mod carrying;
 pub mod citadels;
 pub mod lion_trading;
 pub mod pawn_of_pawns;
+pub mod royal_replacement;
 pub mod royal_swap;
 
 use crate::core::moves::RULE_SLOTS;
@@ -27,6 +28,7 @@ use carrying::Carrying;
 use citadels::Citadels;
 use lion_trading::LionTrading;
 use pawn_of_pawns::PawnOfPawns;
+use royal_replacement::RoyalReplacement;
 use royal_swap::RoyalSwap;
 
 /// A once-per-game right a rule keeps for each side, written in FEN's castling field
@@ -128,6 +130,16 @@ pub trait RuleExtension<const W: usize> {
         false
     }
 
+    /// Whether `succession_moves` does anything.
+    fn has_succession(&self) -> bool {
+        false
+    }
+
+    /// Whether `continues_turn` may answer yes.
+    fn has_turn_rule(&self) -> bool {
+        false
+    }
+
     /// Squares whose pieces cannot be captured now.
     fn immune(&self, _game: &Game<W>, _pos: &Position<W>) -> Bitboard<W> {
         Bitboard::EMPTY
@@ -142,6 +154,15 @@ pub trait RuleExtension<const W: usize> {
     /// Adds moves after the check filter: `list` holds the other legal moves, and the rule
     /// adds only legal moves.
     fn add_legal_moves(&self, _game: &Game<W>, _pos: &mut Position<W>, _list: &mut MoveList) {}
+
+    /// The moves of a side that has no royal left (which has lost unless some rule gives
+    /// it one): the rule adds only legal moves.
+    fn succession_moves(&self, _game: &Game<W>, _pos: &mut Position<W>, _list: &mut MoveList) {}
+
+    /// Whether `m`, being made, leaves the turn to the same side for another action.
+    fn continues_turn(&self, _game: &Game<W>, _pos: &Position<W>, _m: Move) -> bool {
+        false
+    }
 
     /// A step at the end of every `make` (before the side to move changes): `u` tells what
     /// moved and what was captured; changes to `pos.rule_state` go into `key` through
@@ -218,6 +239,7 @@ pub enum Rule<const W: usize> {
     RoyalSwap(RoyalSwap),
     Citadels(Citadels<W>),
     Carrying(Carrying),
+    RoyalReplacement(RoyalReplacement),
 }
 
 /// `match` over the rules, binding the rule to `$r`.
@@ -229,6 +251,7 @@ macro_rules! each_rule {
             Rule::RoyalSwap($r) => $e,
             Rule::Citadels($r) => $e,
             Rule::Carrying($r) => $e,
+            Rule::RoyalReplacement($r) => $e,
         }
     };
 }
@@ -265,6 +288,19 @@ impl<const W: usize> RuleExtension<W> for Rule<W> {
     #[inline(always)]
     fn has_outcome(&self) -> bool {
         each_rule!(self, r => RuleExtension::<W>::has_outcome(r))
+    }
+    fn has_succession(&self) -> bool {
+        each_rule!(self, r => RuleExtension::<W>::has_succession(r))
+    }
+    fn has_turn_rule(&self) -> bool {
+        each_rule!(self, r => RuleExtension::<W>::has_turn_rule(r))
+    }
+    fn succession_moves(&self, game: &Game<W>, pos: &mut Position<W>, list: &mut MoveList) {
+        each_rule!(self, r => r.succession_moves(game, pos, list))
+    }
+    #[inline(always)]
+    fn continues_turn(&self, game: &Game<W>, pos: &Position<W>, m: Move) -> bool {
+        each_rule!(self, r => r.continues_turn(game, pos, m))
     }
     #[inline(always)]
     fn immune(&self, game: &Game<W>, pos: &Position<W>) -> Bitboard<W> {
@@ -339,6 +375,10 @@ pub struct Rules<const W: usize> {
     pub after_make: bool,
     /// Some rule may end the game.
     pub outcome: bool,
+    /// Some rule gives a side without royals moves.
+    pub succession: bool,
+    /// Some rule may keep the turn with the side that moved.
+    pub turns: bool,
     /// The state bits a null move clears.
     pub transient: u16,
     /// Every right's bits: the state of a position whose FEN gives no rights field.
@@ -355,6 +395,8 @@ impl<const W: usize> Rules<W> {
             legal_moves: false,
             after_make: false,
             outcome: false,
+            succession: false,
+            turns: false,
             transient: 0,
             all_rights: 0,
             sanctuary: Bitboard::EMPTY,
@@ -367,12 +409,13 @@ impl<const W: usize> Rules<W> {
     /// before the citadel exchange's (`SCsc`).
     pub fn of(game: &Game<W>) -> Self {
         type Build<const W: usize> = fn(&Game<W>, Slot) -> Option<Rule<W>>;
-        let builders: [Build<W>; 5] = [
+        let builders: [Build<W>; 6] = [
             |g, s| LionTrading::new(g, s).map(Rule::LionTrading),
             |g, s| PawnOfPawns::new(g, s).map(Rule::PawnOfPawns),
             |g, s| RoyalSwap::new(g, s).map(Rule::RoyalSwap),
             |g, s| Citadels::new(g, s).map(Rule::Citadels),
             |g, s| Carrying::new(g, s).map(Rule::Carrying),
+            |g, s| RoyalReplacement::new(g, s).map(Rule::RoyalReplacement),
         ];
         let mut rules = Rules::none();
         let mut shift = 0;
@@ -392,6 +435,8 @@ impl<const W: usize> Rules<W> {
             rules.legal_moves |= r.has_legal_moves();
             rules.after_make |= r.has_after_make();
             rules.outcome |= r.has_outcome();
+            rules.succession |= r.has_succession();
+            rules.turns |= r.has_turn_rule();
             rules.transient |= r.transient_state();
             rules.all_rights |= r.right().map_or(0, |r| r.bits[0] | r.bits[1]);
             rules.sanctuary |= r.sanctuary();
@@ -437,6 +482,43 @@ impl<const W: usize> Game<W> {
         for r in &self.rules.list {
             r.add_legal_moves(self, pos, list);
         }
+    }
+
+    /// Whether the side to move has lost its royals for good: it has none, and no rule
+    /// gives it a move that brings one back.
+    pub fn royals_lost(&self, pos: &mut Position<W>) -> bool {
+        if !pos.royals(self, pos.side).is_empty() {
+            return false;
+        }
+        if !self.rules.succession {
+            return true;
+        }
+        let mut list = MoveList::new();
+        self.rule_succession_moves(pos, &mut list);
+        list.is_empty()
+    }
+
+    /// The rules' moves for a side without royals.
+    pub(crate) fn rule_succession_moves(&self, pos: &mut Position<W>, list: &mut MoveList) {
+        for r in &self.rules.list {
+            r.succession_moves(self, pos, list);
+        }
+    }
+
+    /// Whether `m`, being made, ends its side's turn: the last of `actions_per_turn`,
+    /// unless a rule keeps the turn.
+    #[inline]
+    pub fn turn_ends(&self, pos: &Position<W>, m: Move) -> bool {
+        if self.rules.turns
+            && self
+                .rules
+                .list
+                .iter()
+                .any(|r| r.continues_turn(self, pos, m))
+        {
+            return false;
+        }
+        pos.actions as u32 + 1 >= self.spec.actions_per_turn
     }
 
     /// Squares whose pieces cannot be captured now.
@@ -549,6 +631,7 @@ mod tests {
                 Rule::RoyalSwap(_) => "royal-swap",
                 Rule::Citadels(_) => "citadels",
                 Rule::Carrying(_) => "carrying",
+                Rule::RoyalReplacement(_) => "royal-replacement",
             })
             .collect())
     }

@@ -1,0 +1,120 @@
+//! Royal replacement (Little Great Chess's Regent): in a game where royals are captured,
+//! a side whose last royal has fallen is not lost while it has a piece marked `regent`.
+//! Its next turn then starts with an ascension: one of its regents (its choice) is
+//! replaced by the royal, on the regent's square, and the regent goes where captured
+//! pieces go (the opponent's reserve, in a game with reserves). The ascension is an action
+//! that does not end the turn: the side then makes its move. Written as the regent's
+//! square twice (`e4e4`).
+
+use crate::core::{Color, Move, MoveKind};
+use crate::rules::extension::{RuleExtension, Slot};
+use crate::rules::fen::piece_symbol;
+use crate::rules::game::Game;
+use crate::rules::movegen::MoveList;
+use crate::rules::position::{Position, Undo};
+use crate::variants::spec::Royalty;
+
+#[derive(Clone, Debug)]
+pub struct RoyalReplacement {
+    slot: Slot,
+    /// Regent piece indices, per colour.
+    regents: [Vec<usize>; 2],
+    /// The royal piece index that ascends, per colour.
+    royal: [usize; 2],
+}
+
+impl RoyalReplacement {
+    pub fn new<const W: usize>(game: &Game<W>, slot: Slot) -> Option<Self> {
+        if game.spec.royalty != Royalty::Capture {
+            return None;
+        }
+        let mut regents = [Vec::new(), Vec::new()];
+        for pc in 0..2 * game.types {
+            if game.spec.pieces[pc / 2].regent {
+                regents[pc & 1].push(pc);
+            }
+        }
+        let royal = [*game.royals[0].first()?, *game.royals[1].first()?];
+        (!regents[0].is_empty()).then_some(RoyalReplacement {
+            slot,
+            regents,
+            royal,
+        })
+    }
+
+    /// The reserve a deposed regent of `color` goes to, if any.
+    fn deposed_to<const W: usize>(game: &Game<W>, color: Color) -> Option<usize> {
+        game.capture_reserve(color ^ 1)
+    }
+}
+
+impl<const W: usize> RuleExtension<W> for RoyalReplacement {
+    fn has_succession(&self) -> bool {
+        true
+    }
+
+    fn has_turn_rule(&self) -> bool {
+        true
+    }
+
+    fn succession_moves(&self, _game: &Game<W>, pos: &mut Position<W>, list: &mut MoveList) {
+        for &pc in &self.regents[pos.side] {
+            for sq in pos.by_piece[pc] {
+                list.push(Move::rule(sq, sq, 0, self.slot.index, false));
+            }
+        }
+    }
+
+    fn continues_turn(&self, _game: &Game<W>, _pos: &Position<W>, m: Move) -> bool {
+        m.kind() == MoveKind::Rule && m.rule_slot() == self.slot.index
+    }
+
+    fn make_move(
+        &self,
+        game: &Game<W>,
+        pos: &mut Position<W>,
+        m: Move,
+        _u: &mut Undo,
+        key: &mut u64,
+    ) {
+        let (sq, us) = (m.from(), pos.side);
+        let z = &game.zobrist;
+        let regent = pos.remove(sq);
+        let royal = self.royal[us] as u8 + 1;
+        pos.put(sq, royal);
+        *key ^= z.piece(regent, sq) ^ z.piece(royal, sq);
+        if let Some(r) = Self::deposed_to(game, us) {
+            let t = game.reserves.hand_type[regent as usize - 1];
+            pos.add_to_reserve(game, r, t, key);
+        }
+    }
+
+    fn unmake_move(&self, game: &Game<W>, pos: &mut Position<W>, m: Move, u: &Undo) {
+        let sq = m.from();
+        pos.remove(sq);
+        pos.put(sq, u.moved);
+        if let Some(r) = Self::deposed_to(game, pos.side) {
+            let t = game.reserves.hand_type[u.moved as usize - 1];
+            pos.hands[game.reserves.slot(r, t)] -= 1;
+        }
+    }
+
+    fn readable(&self, game: &Game<W>, pos: &Position<W>, m: Move) -> String {
+        let regent = piece_symbol(game, pos.board[m.from()]).to_ascii_uppercase();
+        format!("{regent}{} (ascends)", game.geo.name(m.from()))
+    }
+
+    fn tactical(&self, _game: &Game<W>, _pos: &Position<W>, _m: Move) -> bool {
+        true
+    }
+
+    fn move_bound(
+        &self,
+        _game: &Game<W>,
+        _pos: &Position<W>,
+        _color: Color,
+        pieces: usize,
+    ) -> usize {
+        pieces
+    }
+}
