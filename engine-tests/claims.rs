@@ -202,7 +202,7 @@ fn stalemate_is_claimed_with_xboards_verdict() {
 
 #[test]
 fn xboards_stalemate_verdicts() {
-    use kirin::variants::spec::Verdict;
+    use kirin::rules::spec::Verdict;
     let verdict = |name: &str| cecp::xboard_stalemate(variants::find(name).unwrap());
     assert_eq!(verdict("chess"), Verdict::Draw);
     assert_eq!(verdict("courier"), Verdict::Draw);

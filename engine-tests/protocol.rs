@@ -210,7 +210,7 @@ fn legal_after(variant: &str, fen: &str, played: &[String]) -> Vec<String> {
 }
 
 fn legal_after_in(
-    spec: &kirin::variants::spec::VariantSpec,
+    spec: &kirin::rules::spec::VariantSpec,
     fen: &str,
     played: &[String],
 ) -> Vec<String> {

@@ -7,8 +7,8 @@
 //! Squares are those of the 13x10 frame: files b-l are the board's a-k, White's citadel
 //! is m2 and Black's a9.
 
+use kirin::rules::spec::Verdict;
 use kirin::rules::{Game, MoveList, Position};
-use kirin::variants::spec::Verdict;
 use kirin::variants::{self, AnyGame};
 
 fn tamerlane_with(name: &str, rules: &[&str]) -> Game<3> {

@@ -272,7 +272,7 @@ pub fn setup<const W: usize>(
 /// ones.
 struct Catalog {
     user_text: String,
-    extra: Vec<variants::spec::VariantSpec>,
+    extra: Vec<crate::rules::spec::VariantSpec>,
 }
 
 impl Catalog {

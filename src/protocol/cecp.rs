@@ -10,7 +10,7 @@
 //! `m c d e t p g o y n j a`, in that order), and its Shogi promotion rules (slots Pawn to
 //! Alfil promote; Pawn, Queen and Knight slots promote by force on the last ranks).
 
-use crate::variants::spec::{BareKing, PromotionStyle, Royalty, VariantSpec, Verdict};
+use crate::rules::spec::{BareKing, PromotionStyle, Royalty, VariantSpec, Verdict};
 
 /// Square names on the wire. XBoard numbers the ranks of a board with exactly ten ranks
 /// from 0 (`a0`..`a9`), every other board from 1; kirin always numbers them from 1.

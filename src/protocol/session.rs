@@ -5,11 +5,11 @@
 use crate::core::{Move, MoveKind};
 use crate::eval::Eval;
 use crate::rules::position::Undo;
+use crate::rules::spec::VariantSpec;
 use crate::rules::{Game, MoveList, Position};
 use crate::search::limits::Limits;
 use crate::search::tt::Table;
 use crate::search::{self, Context, Info, Progress, SearchResult};
-use crate::variants::spec::VariantSpec;
 use crate::variants::{AnyGame, SpecError};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

@@ -6,14 +6,12 @@
 use super::session::{Session, wire_move};
 use super::{Input, Line, MAX_LINE, say};
 use crate::rules::MoveList;
+use crate::rules::spec::{VariantSpec, Verdict};
 use crate::search::MAX_THREADS;
 use crate::search::limits::Limits;
 use crate::search::score_text;
 use crate::search::tt::{DEFAULT_MB, MAX_MB, Table};
-use crate::variants::{
-    self,
-    spec::{VariantSpec, Verdict},
-};
+use crate::variants;
 use crate::with_session;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -160,7 +158,7 @@ impl Uci {
             }
             "quit" => return false,
             "d" => with_session!(&self.session, s => {
-                say(&crate::cli_search::board_text(&s.game, &s.pos))
+                say(&crate::rules::diagram::board_text(&s.game, &s.pos))
             }),
             _ => say(&format!(
                 "info string unknown command '{}'",

@@ -11,14 +11,12 @@ use super::cecp::{self, Ranks, XBOARD_OWN};
 use super::session::{Session, wire_move};
 use super::{Input, Line, MAX_LINE, say};
 use crate::core::{Move, MoveKind};
+use crate::rules::spec::{BareKing, VariantSpec, Verdict};
 use crate::search::MAX_THREADS;
 use crate::search::limits::Limits;
 use crate::search::tt::{DEFAULT_MB, MAX_MB, Table};
 use crate::search::{MATE, MATE_BOUND};
-use crate::variants::{
-    self,
-    spec::{BareKing, VariantSpec, Verdict},
-};
+use crate::variants;
 use crate::with_session;
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
 use std::sync::Arc;

@@ -7,8 +7,8 @@ use crate::core::{Bitboard, Color, Geometry, WHITE};
 use crate::rules::betza::{self, Atom, Leg, Mode};
 use crate::rules::extension::Rules;
 use crate::rules::position::Position;
+use crate::rules::spec::{PromotionStyle, Royalty, SpecError, VariantSpec};
 use crate::rules::zobrist::Zobrist;
-use crate::variants::spec::{PromotionStyle, Royalty, SpecError, VariantSpec};
 
 /// A slide along one direction, `min..=max` steps (`max == 0`: unlimited).
 #[derive(Clone, Copy, Debug)]

@@ -5,7 +5,7 @@ use crate::core::{Color, MoveKind};
 use crate::rules::game::Game;
 use crate::rules::movegen::MoveList;
 use crate::rules::position::Position;
-use crate::variants::spec::{BareKing, RepetitionRule, Verdict};
+use crate::rules::spec::{BareKing, RepetitionRule, Verdict};
 
 /// A finished game, seen from the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,8 +109,8 @@ impl<const W: usize> Game<W> {
 #[cfg(test)]
 mod tests {
     use crate::rules::Position;
+    use crate::rules::spec::Verdict;
     use crate::variants::AnyGame;
-    use crate::variants::spec::Verdict;
 
     fn outcome(variant: &str, fen: &str) -> Option<(Verdict, &'static str)> {
         let any = AnyGame::builtin(variant).unwrap();

@@ -1,9 +1,11 @@
-//! The built-in games, defined as data in `definitions.toml`, and `AnyGame`, which holds a
-//! game compiled for the bitboard width its board needs.
-
-pub mod spec;
+//! The built-in games, defined as data in `definitions.toml`, their lookup by name, and
+//! `AnyGame`, which holds a game compiled for the bitboard width its board needs. The
+//! definition format itself (`VariantSpec` and its parser) is part of the rules
+//! (`rules::spec`), so that the rules never depend on this layer.
 
 use crate::rules::Game;
+/// The definition model, reachable here too, next to the built-in definitions.
+pub use crate::rules::spec;
 pub use spec::SpecError;
 use spec::{VariantSpec, parse_definitions, parse_definitions_over};
 use std::sync::OnceLock;
