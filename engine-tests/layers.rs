@@ -19,11 +19,7 @@ const LAYERS: &[&str] = &[
 
 /// Macros exported at the crate root, with the module that defines them: using one is a
 /// reference to that module.
-const MACROS: &[(&str, &str)] = &[
-    ("with_game", "variants"),
-    ("with_session", "protocol"),
-    ("say", "protocol"),
-];
+const MACROS: &[(&str, &str)] = &[("with_width", "core"), ("say", "protocol")];
 
 fn layer(module: &str) -> Option<usize> {
     LAYERS.iter().position(|&l| l == module)

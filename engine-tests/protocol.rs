@@ -215,7 +215,7 @@ fn legal_after_in(
     played: &[String],
 ) -> Vec<String> {
     let mut session = Session::new(spec).unwrap();
-    kirin::with_session!(&mut session, s => {
+    kirin::with_width!(&mut session, s => {
         s.set_position(Some(fen)).unwrap();
         for m in played {
             let mv = s.parse(m).unwrap_or_else(|e| panic!("{m}: {e}"));

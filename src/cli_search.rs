@@ -263,7 +263,7 @@ pub fn bench(depth_offset: i32, threads: usize) -> Result<(), String> {
     let start = Instant::now();
     for b in BENCH {
         let any = crate::variants::AnyGame::builtin(b.variant).map_err(|e| e.to_string())?;
-        let nodes = crate::with_game!(&any, g => bench_one(g, b.fen, (b.depth + depth_offset).max(1), threads)?);
+        let nodes = crate::with_width!(&any, g => bench_one(g, b.fen, (b.depth + depth_offset).max(1), threads)?);
         say!(
             "{:16} depth {:2} nodes {:>10}  {}",
             b.variant,

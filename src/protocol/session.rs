@@ -2,7 +2,7 @@
 //! position with the moves that led to it, and searches run on a background thread so
 //! that the protocol stays responsive.
 
-use crate::core::{Move, MoveKind};
+use crate::core::{Move, MoveKind, PerWidth, Wide};
 use crate::eval::Eval;
 use crate::rules::position::Undo;
 use crate::rules::spec::VariantSpec;
@@ -11,6 +11,7 @@ use crate::search::limits::Limits;
 use crate::search::tt::Table;
 use crate::search::{self, Context, Info, Progress, SearchResult};
 use crate::variants::{AnyGame, SpecError};
+use crate::with_width;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::thread::JoinHandle;
@@ -165,39 +166,20 @@ pub fn wire_move<const W: usize>(game: &Game<W>, m: Move, pass_text: Option<&str
     game.move_text(m)
 }
 
-/// A game of any board size.
-pub enum Session {
-    W1(GameState<1>),
-    W2(GameState<2>),
-    W3(GameState<3>),
-    W4(GameState<4>),
-    W5(GameState<5>),
+/// Game states, one type per width.
+pub enum GameStates {}
+
+impl PerWidth for GameStates {
+    type At<const W: usize> = GameState<W>;
 }
+
+/// A game of any board size, opened with `with_width!`.
+pub type Session = Wide<GameStates>;
 
 impl Session {
     pub fn new(spec: &VariantSpec) -> Result<Session, SpecError> {
-        Ok(match AnyGame::new(spec)? {
-            AnyGame::W1(g) => Session::W1(GameState::new(*g)),
-            AnyGame::W2(g) => Session::W2(GameState::new(*g)),
-            AnyGame::W3(g) => Session::W3(GameState::new(*g)),
-            AnyGame::W4(g) => Session::W4(GameState::new(*g)),
-            AnyGame::W5(g) => Session::W5(GameState::new(*g)),
-        })
+        Ok(with_width!(map AnyGame::new(spec)?, g => GameState::new(*g)))
     }
-}
-
-/// Runs `$body` with `$s` bound to the `GameState<W>` inside a `Session`.
-#[macro_export]
-macro_rules! with_session {
-    ($session:expr, $s:ident => $body:expr) => {
-        match $session {
-            $crate::protocol::session::Session::W1($s) => $body,
-            $crate::protocol::session::Session::W2($s) => $body,
-            $crate::protocol::session::Session::W3($s) => $body,
-            $crate::protocol::session::Session::W4($s) => $body,
-            $crate::protocol::session::Session::W5($s) => $body,
-        }
-    };
 }
 
 #[cfg(test)]
@@ -208,7 +190,7 @@ mod tests {
     #[test]
     fn a_rejected_line_changes_nothing() {
         let mut session = Session::new(variants::find("chess").unwrap()).unwrap();
-        crate::with_session!(&mut session, s => {
+        crate::with_width!(&mut session, s => {
             s.set_line(None, &["e2e4", "e7e5", "g1f3"]).unwrap();
             let (pos, played) = (s.pos.clone(), s.played.len());
             assert!(s.set_line(None, &["d2d4", "d7d5", "zz"]).is_err());

@@ -12,7 +12,7 @@ use crate::search::limits::Limits;
 use crate::search::score_text;
 use crate::search::tt::{DEFAULT_MB, MAX_MB, Table};
 use crate::variants;
-use crate::with_session;
+use crate::with_width;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
@@ -157,7 +157,7 @@ impl Uci {
                 }
             }
             "quit" => return false,
-            "d" => with_session!(&self.session, s => {
+            "d" => with_width!(&self.session, s => {
                 say(&crate::rules::diagram::board_text(&s.game, &s.pos))
             }),
             _ => say(&format!(
@@ -195,10 +195,10 @@ impl Uci {
                     self.session = session;
                     self.variant = value.to_string();
                     let (w, h) =
-                        with_session!(&self.session, s => (s.game.geo.width, s.game.geo.height));
+                        with_width!(&self.session, s => (s.game.geo.width, s.game.geo.height));
                     say(&format!(
                         "info string variant {value} files {w} ranks {h} startpos {}",
-                        with_session!(&self.session, s => s.game.spec.start.clone())
+                        with_width!(&self.session, s => s.game.spec.start.clone())
                     ));
                 }
                 Err(e) => say(&format!("info string error: {e}")),
@@ -254,7 +254,7 @@ impl Uci {
                 return;
             }
         };
-        match with_session!(&mut self.session, s => s.set_line(fen.as_deref(), moves)) {
+        match with_width!(&mut self.session, s => s.set_line(fen.as_deref(), moves)) {
             // A search still running searches its own copy of the old position.
             Ok(()) => self.stop_search(),
             Err(e) => say(&format!("info string error: {e}; position unchanged")),
@@ -268,7 +268,7 @@ impl Uci {
     fn go(&mut self, rest: &str) {
         self.stop_search();
         let words: Vec<&str> = rest.split_whitespace().collect();
-        let white = with_session!(&self.session, s => s.pos.side == 0);
+        let white = with_width!(&self.session, s => s.pos.side == 0);
         let mut limits = Limits {
             multipv: self.multipv,
             ..Default::default()
@@ -345,7 +345,7 @@ impl Uci {
             ));
         }
         if let Some(texts) = searchmoves {
-            let (moves, bad) = with_session!(&mut self.session, s => {
+            let (moves, bad) = with_width!(&mut self.session, s => {
                 let mut moves = Vec::new();
                 let mut bad = Vec::new();
                 for t in &texts {
@@ -376,7 +376,7 @@ impl Uci {
         let (pondering, released) = (self.pondering.clone(), self.released.clone());
 
         // The game is over: say so, and answer `bestmove (none)` when UCI allows.
-        let over = with_session!(&mut self.session, s => {
+        let over = with_width!(&mut self.session, s => {
             let mut list = MoveList::new();
             s.game.game_moves(&mut s.pos, &mut list);
             if list.is_empty() || s.pos.royals(&s.game, s.pos.side).is_empty() {
@@ -401,7 +401,7 @@ impl Uci {
             return;
         }
 
-        let handle = with_session!(&self.session, s => s.spawn_search_with_progress(
+        let handle = with_width!(&self.session, s => s.spawn_search_with_progress(
             limits,
             self.threads,
             self.tt.clone(),
@@ -456,7 +456,7 @@ impl Uci {
         } as u32;
         self.stop.store(false, Ordering::Relaxed);
         let (stop, threads) = (self.stop.clone(), self.threads);
-        let handle = with_session!(&self.session, s => {
+        let handle = with_width!(&self.session, s => {
             let state = s.clone();
             std::thread::spawn(move || match state.game.divide_until(&state.pos, depth, true, threads, &stop) {
                 Some(counts) => {

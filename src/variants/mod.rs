@@ -3,7 +3,9 @@
 //! definition format itself (`VariantSpec` and its parser) is part of the rules
 //! (`rules::spec`), so that the rules never depend on this layer.
 
+use crate::core::{PerWidth, Wide};
 use crate::rules::Game;
+use crate::with_width;
 /// The definition model, reachable here too, next to the built-in definitions.
 pub use crate::rules::spec;
 pub use spec::SpecError;
@@ -108,47 +110,29 @@ pub fn find(name: &str) -> Result<&'static VariantSpec, SpecError> {
         })
 }
 
-/// A compiled game of any board size. Code that works on every game is written once,
-/// generic over `W`, and reached through `with_game!`, so that hot paths are
-/// monomorphised and never dispatch dynamically.
-pub enum AnyGame {
-    W1(Box<Game<1>>),
-    W2(Box<Game<2>>),
-    W3(Box<Game<3>>),
-    W4(Box<Game<4>>),
-    W5(Box<Game<5>>),
+/// Compiled games, one type per width: `Box<Game<W>>` (boxed, so that an `AnyGame` is
+/// small whatever its width).
+pub enum Games {}
+
+impl PerWidth for Games {
+    type At<const W: usize> = Box<Game<W>>;
 }
+
+/// A compiled game of any board size. Code that works on every game is written once,
+/// generic over `W`, and reached through `with_width!`, so that hot paths are
+/// monomorphised and never dispatch dynamically.
+pub type AnyGame = Wide<Games>;
 
 impl AnyGame {
     /// Compiles `spec` for the narrowest bitboard that holds its board.
     pub fn new(spec: &VariantSpec) -> Result<AnyGame, SpecError> {
-        Ok(match spec.geometry.lanes() {
-            1 => AnyGame::W1(Box::new(Game::new(spec)?)),
-            2 => AnyGame::W2(Box::new(Game::new(spec)?)),
-            3 => AnyGame::W3(Box::new(Game::new(spec)?)),
-            4 => AnyGame::W4(Box::new(Game::new(spec)?)),
-            _ => AnyGame::W5(Box::new(Game::new(spec)?)),
-        })
+        Ok(with_width!(lanes spec.geometry.lanes() => Box::new(Game::new(spec)?)))
     }
 
     /// Compiles the built-in variant `name`.
     pub fn builtin(name: &str) -> Result<AnyGame, SpecError> {
         AnyGame::new(find(name)?)
     }
-}
-
-/// Runs `$body` with `$g` bound to the `Game<W>` inside an `AnyGame`.
-#[macro_export]
-macro_rules! with_game {
-    ($any:expr, $g:ident => $body:expr) => {
-        match $any {
-            $crate::variants::AnyGame::W1($g) => $body,
-            $crate::variants::AnyGame::W2($g) => $body,
-            $crate::variants::AnyGame::W3($g) => $body,
-            $crate::variants::AnyGame::W4($g) => $body,
-            $crate::variants::AnyGame::W5($g) => $body,
-        }
-    };
 }
 
 #[cfg(test)]
