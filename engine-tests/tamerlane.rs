@@ -343,7 +343,7 @@ fn the_two_stage_option_crowns_on_the_second_arrival() {
     let after = play(&g, pos, &["e9e10a"]);
     assert_eq!(symbol_on(&g, &after, "e10"), "A");
     let bad = variants::with_rules("tamerlane", &["pawn_of_pawns=four".into()], "");
-    assert!(bad.unwrap_err().0.contains("two-stage"));
+    assert!(bad.unwrap_err().to_string().contains("two-stage"));
 }
 
 #[test]

@@ -262,7 +262,7 @@ pub fn setup<const W: usize>(
         .split([' ', ';'])
         .filter(|t| !t.is_empty())
     {
-        let m = game.parse_move(&mut pos, text)?;
+        let m = game.parse_move(&mut pos, text).map_err(|e| e.to_string())?;
         pos.make(game, m);
     }
     Ok(pos)

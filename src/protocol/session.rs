@@ -4,6 +4,8 @@
 
 use crate::core::{Move, MoveKind, PerWidth, Wide};
 use crate::eval::Eval;
+use crate::rules::FenError;
+use crate::rules::notation::MoveTextError;
 use crate::rules::position::Undo;
 use crate::rules::spec::VariantSpec;
 use crate::rules::{Game, MoveList, Position};
@@ -15,6 +17,27 @@ use crate::with_width;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::thread::JoinHandle;
+use thiserror::Error;
+
+/// Why a session refused a position or a move.
+#[derive(Debug, Error)]
+pub enum SessionError {
+    /// A FEN that is not a position of the game.
+    #[error("{0}")]
+    Fen(FenError),
+    #[error(transparent)]
+    Move(#[from] MoveTextError),
+    /// A legal move that the repetition rule forbids.
+    #[error("'{0}' would repeat an earlier position")]
+    Repeats(String),
+    /// A move of a line that was refused.
+    #[error("move {number} of the line: {source}")]
+    Line {
+        number: usize,
+        #[source]
+        source: Box<SessionError>,
+    },
+}
 
 /// Sees each completed iteration of a background search.
 pub type Reporter<const W: usize> = Box<dyn FnMut(&Game<W>, &Info) + Send>;
@@ -47,9 +70,9 @@ impl<const W: usize> GameState<W> {
     }
 
     /// Sets up `fen` (or the start position when `None`).
-    pub fn set_position(&mut self, fen: Option<&str>) -> Result<(), String> {
+    pub fn set_position(&mut self, fen: Option<&str>) -> Result<(), SessionError> {
         let fen = fen.unwrap_or(&self.game.spec.start).to_string();
-        self.pos = Position::from_fen(&self.game, &fen).map_err(|e| e.0)?;
+        self.pos = Position::from_fen(&self.game, &fen).map_err(SessionError::Fen)?;
         self.played.clear();
         Ok(())
     }
@@ -58,13 +81,14 @@ impl<const W: usize> GameState<W> {
     /// all or nothing: the new position is built on a copy and replaces the current one
     /// (and its list of played moves) only when every move is legal. On an error nothing
     /// has changed.
-    pub fn set_line(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String> {
+    pub fn set_line(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), SessionError> {
         let mut next = self.clone();
         next.set_position(fen)?;
         for (i, text) in moves.iter().enumerate() {
-            let m = next
-                .parse(text)
-                .map_err(|e| format!("move {} of the line: {e}", i + 1))?;
+            let m = next.parse(text).map_err(|e| SessionError::Line {
+                number: i + 1,
+                source: Box::new(e),
+            })?;
             next.play(m);
         }
         *self = next;
@@ -72,14 +96,14 @@ impl<const W: usize> GameState<W> {
     }
 
     /// The move written as `text` if it is legal in the game (repetition rule included).
-    pub fn parse(&mut self, text: &str) -> Result<Move, String> {
+    pub fn parse(&mut self, text: &str) -> Result<Move, SessionError> {
         let m = self.game.parse_move(&mut self.pos, text)?;
         let mut list = MoveList::new();
         self.game.game_moves(&mut self.pos, &mut list);
         if list.contains(&m) {
             Ok(m)
         } else {
-            Err(format!("'{text}' would repeat an earlier position"))
+            Err(SessionError::Repeats(text.to_string()))
         }
     }
 

@@ -17,6 +17,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
+use thiserror::Error;
 
 /// The deepest `go perft` (it can be stopped at any depth; this keeps a typo from
 /// asking for a count that never ends).
@@ -41,6 +42,19 @@ const GO_WORDS: &[&str] = &[
 ];
 /// The words of `go` that give a clock: a `go` with them means a timed search.
 const CLOCK_WORDS: &[&str] = &["wtime", "btime", "winc", "binc", "movestogo", "movetime"];
+
+/// A token of `go` that is left out (the search runs without it).
+#[derive(Debug, Error)]
+enum GoError {
+    #[error("'{0}' needs a number")]
+    NoNumber(String),
+    #[error("'{word} {value}' is not a whole number of 0 or more")]
+    NotANumber { word: String, value: String },
+    #[error("'mate 0' asks for no mate")]
+    MateZero,
+    #[error("unexpected '{0}'")]
+    Unexpected(String),
+}
 
 pub struct Uci {
     session: Session,
@@ -277,7 +291,7 @@ impl Uci {
         let mut perft = None;
         let mut timed = false;
         let mut searchmoves: Option<Vec<&str>> = None;
-        let mut errors: Vec<String> = Vec::new();
+        let mut errors: Vec<GoError> = Vec::new();
         let keyword = |w: &&str| GO_WORDS.contains(w);
         let mut i = 0;
         while i < words.len() {
@@ -296,14 +310,13 @@ impl Uci {
                 _ if keyword(&word) => {
                     timed |= CLOCK_WORDS.contains(&word);
                     let Some(&value) = words.get(i).filter(|w| !keyword(w)) else {
-                        errors.push(format!("'{word}' needs a number"));
+                        errors.push(GoError::NoNumber(word.to_string()));
                         continue;
                     };
                     i += 1;
                     let Ok(n) = value.parse::<u64>() else {
-                        errors.push(format!(
-                            "'{word} {value}' is not a whole number of 0 or more"
-                        ));
+                        let (word, value) = (word.to_string(), value.to_string());
+                        errors.push(GoError::NotANumber { word, value });
                         continue;
                     };
                     let ms = Duration::from_millis(n);
@@ -311,7 +324,7 @@ impl Uci {
                         "perft" => perft = Some(n),
                         "depth" => limits.depth = Some(n.clamp(1, 100) as i32),
                         "nodes" => limits.nodes = Some(n.max(1)),
-                        "mate" if n == 0 => errors.push("'mate 0' asks for no mate".to_string()),
+                        "mate" if n == 0 => errors.push(GoError::MateZero),
                         "mate" => limits.mate = Some(n.min(1000) as u32),
                         "movetime" => limits.movetime = Some(ms),
                         "wtime" if white => limits.time = Some(ms),
@@ -323,7 +336,7 @@ impl Uci {
                         _ => {}
                     }
                 }
-                other => errors.push(format!("unexpected '{}'", Line::excerpt(other))),
+                other => errors.push(GoError::Unexpected(Line::excerpt(other))),
             }
         }
         for e in &errors {

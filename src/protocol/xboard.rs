@@ -8,7 +8,7 @@
 //! XBoard does not know are described to it with `setup` and `piece` (see `cecp`).
 
 use super::cecp::{self, Ranks, XBOARD_OWN};
-use super::session::{Session, wire_move};
+use super::session::{Session, SessionError, wire_move};
 use super::{Input, Line, MAX_LINE, say};
 use crate::core::{Move, MoveKind};
 use crate::rules::spec::{BareKing, VariantSpec, Verdict};
@@ -16,16 +16,27 @@ use crate::search::MAX_THREADS;
 use crate::search::limits::Limits;
 use crate::search::tt::{DEFAULT_MB, MAX_MB, Table};
 use crate::search::{MATE, MATE_BOUND};
-use crate::variants;
+use crate::variants::{self, SpecError};
 use crate::with_width;
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
+use thiserror::Error;
 
 /// A search's id, its move and the reply it expects.
 type Finished = (u64, Option<Move>, Option<Move>);
+
+/// Why a variant could not be set up for XBoard.
+#[derive(Debug, Error)]
+enum SetupError {
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    /// The variant's XBoard start position.
+    #[error(transparent)]
+    Start(#[from] SessionError),
+}
 
 /// Why a search runs.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -149,14 +160,14 @@ impl Xboard {
         name: &str,
         xboard_starts: bool,
         verified: bool,
-    ) -> Result<Session, String> {
-        let real = variants::find_in(extra, name).map_err(|e| e.to_string())?;
+    ) -> Result<Session, SetupError> {
+        let real = variants::find_in(extra, name)?;
         let rules = verified.then(|| cecp::xboard_rules(real));
         // Compiling a game parses its start positions: one the check rule refuses (a side
         // without a royal) keeps the variant's real rules.
         let (spec, mut session) = match rules.as_ref().map(|r| (r, Session::new(r))) {
             Some((r, Ok(session))) => (r, session),
-            _ => (real, Session::new(real).map_err(|e| e.to_string())?),
+            _ => (real, Session::new(real)?),
         };
         let xboard_start = spec
             .start_position("xboard")
@@ -579,7 +590,7 @@ impl Xboard {
             }
             Err(e) => say(&format!(
                 "Illegal move ({}): {text}",
-                self.ranks.to_wire(&e)
+                self.ranks.to_wire(&e.to_string())
             )),
         }
     }
