@@ -4,7 +4,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use kirin::rules::{Game, MoveList, Position};
 use kirin::variants::{self, AnyGame};
-use kirin::with_game;
+use kirin::with_width;
 use std::hint::black_box;
 
 /// The first two FENs of a variant's suite (start and a middlegame position).
@@ -35,7 +35,7 @@ fn bench_game<const W: usize>(c: &mut Criterion, g: &Game<W>) {
 fn movegen(c: &mut Criterion) {
     for spec in variants::builtin() {
         let any = AnyGame::new(spec).expect("built-in variants compile");
-        with_game!(&any, g => bench_game(c, g));
+        with_width!(&any, g => bench_game(c, g));
     }
 }
 

@@ -3,7 +3,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use kirin::rules::{Game, Position};
 use kirin::variants::{self, AnyGame};
-use kirin::with_game;
+use kirin::with_width;
 use std::hint::black_box;
 
 fn bench_game<const W: usize>(c: &mut Criterion, g: &Game<W>, depth: u32) {
@@ -19,7 +19,7 @@ fn bench_game<const W: usize>(c: &mut Criterion, g: &Game<W>, depth: u32) {
 fn perft(c: &mut Criterion) {
     for spec in variants::builtin() {
         let any = AnyGame::new(spec).expect("built-in variants compile");
-        with_game!(&any, g => bench_game(c, g, 4));
+        with_width!(&any, g => bench_game(c, g, 4));
     }
 }
 

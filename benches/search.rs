@@ -7,7 +7,7 @@ use kirin::eval::Eval;
 use kirin::rules::{Game, Position};
 use kirin::search::{self, limits::Limits, tt::Table};
 use kirin::variants::AnyGame;
-use kirin::with_game;
+use kirin::with_width;
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 
@@ -45,7 +45,7 @@ fn bench_game<const W: usize>(c: &mut Criterion, g: &Game<W>, fen: &str, depth: 
 fn searches(c: &mut Criterion) {
     for (i, b) in BENCH.iter().enumerate() {
         let any = AnyGame::builtin(b.variant).expect("bench variants exist");
-        with_game!(&any, g => bench_game(c, g, b.fen, (b.depth - 2).max(1), i));
+        with_width!(&any, g => bench_game(c, g, b.fen, (b.depth - 2).max(1), i));
     }
 }
 

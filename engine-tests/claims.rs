@@ -17,7 +17,7 @@ use kirin::search::limits::Limits;
 use kirin::search::tt::Table;
 use kirin::search::{self, Context};
 use kirin::variants::{self, AnyGame};
-use kirin::with_game;
+use kirin::with_width;
 use std::sync::atomic::AtomicBool;
 
 /// kirin over CECP, features read; `verified` sets option "Claim only mate and
@@ -202,7 +202,7 @@ fn stalemate_is_claimed_with_xboards_verdict() {
 
 #[test]
 fn xboards_stalemate_verdicts() {
-    use kirin::variants::spec::Verdict;
+    use kirin::rules::spec::Verdict;
     let verdict = |name: &str| cecp::xboard_stalemate(variants::find(name).unwrap());
     assert_eq!(verdict("chess"), Verdict::Draw);
     assert_eq!(verdict("courier"), Verdict::Draw);
@@ -216,7 +216,7 @@ fn xboards_stalemate_verdicts() {
 fn play_out(variant: &str, fen: &str, depth: i32, max_plies: usize) -> (Vec<String>, String) {
     let rules = cecp::xboard_rules(variants::find(variant).unwrap());
     let any = AnyGame::new(&rules).unwrap();
-    with_game!(&any, g => play_out_in(g, fen, depth, max_plies))
+    with_width!(&any, g => play_out_in(g, fen, depth, max_plies))
 }
 
 fn play_out_in<const W: usize>(

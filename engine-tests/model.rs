@@ -6,7 +6,7 @@
 
 use kirin::rules::{Game, MoveList, Position};
 use kirin::variants::{AnyGame, load_file};
-use kirin::with_game;
+use kirin::with_width;
 use std::path::PathBuf;
 
 fn game(name: &str) -> AnyGame {
@@ -44,7 +44,7 @@ fn checked_perft<const W: usize>(g: &Game<W>, pos: &mut Position<W>, depth: u32)
 
 fn perft_from(name: &str, fen: &str, depth: u32) -> u64 {
     let any = game(name);
-    with_game!(&any, g => {
+    with_width!(&any, g => {
         let mut pos = Position::from_fen(g, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
         let counted = checked_perft(g, &mut pos, depth);
         assert_eq!(g.perft(&mut pos, depth, true), counted, "bulk perft");
@@ -55,7 +55,7 @@ fn perft_from(name: &str, fen: &str, depth: u32) -> u64 {
 /// Plays `moves` from `fen` and returns the FEN reached.
 fn play(name: &str, fen: &str, moves: &[&str]) -> String {
     let any = game(name);
-    with_game!(&any, g => {
+    with_width!(&any, g => {
         let mut pos = Position::from_fen(g, fen).unwrap();
         for text in moves {
             let m = g.parse_move(&mut pos, text).unwrap_or_else(|e| panic!("{text}: {e}"));
@@ -91,7 +91,7 @@ fn captures_go_to_the_captors_hand_and_come_back_as_drops() {
     assert_eq!(after, "6k1/8/8/8/4P3/8/1K6/8[] b - - 0 2");
     // A drop is refused when the reserve is empty or the rank is not allowed.
     let any = game("drophouse");
-    with_game!(&any, g => {
+    with_width!(&any, g => {
         let mut pos = Position::from_fen(g, "7k/8/8/8/8/8/8/K7[P] w - - 0 1").unwrap();
         assert!(g.parse_move(&mut pos, "P@e8").is_err());
         assert!(g.parse_move(&mut pos, "N@e4").is_err());
@@ -179,7 +179,7 @@ fn a_regent_takes_the_fallen_kings_place() {
     );
     // Without a regent the side has lost: no moves, and the outcome says so.
     let any = game("regency");
-    with_game!(&any, g => {
+    with_width!(&any, g => {
         let mut pos = Position::from_fen(g, "r3k/5/5/5/5[k] w - - 0 1").unwrap();
         let mut list = MoveList::new();
         g.legal_moves(&mut pos, &mut list);

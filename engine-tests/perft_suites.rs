@@ -6,7 +6,7 @@
 
 use kirin::rules::{Game, MoveList, Position};
 use kirin::variants::AnyGame;
-use kirin::with_game;
+use kirin::with_width;
 use std::path::PathBuf;
 
 struct Line {
@@ -108,7 +108,7 @@ fn run(bulk_budget: u64, checked_budget: u64) {
     let mut total = 0u64;
     for (variant, lines) in suites() {
         let any = AnyGame::builtin(&variant).unwrap_or_else(|e| panic!("{e}"));
-        with_game!(&any, g => {
+        with_width!(&any, g => {
             for line in &lines {
                 let mut pos = Position::from_fen(g, &line.fen)
                     .unwrap_or_else(|e| panic!("{variant}: {}: {e}", line.fen));

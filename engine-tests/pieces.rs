@@ -2,9 +2,9 @@
 //! two citadels), bent moves (the Giraffe), minimum and maximum ranges, leaper-riders,
 //! two-leg capture moves (the Lion), and royals that may be captured.
 
+use kirin::rules::spec::parse_definitions;
 use kirin::rules::{Game, MoveList, Position};
 use kirin::variants::AnyGame;
-use kirin::variants::spec::parse_definitions;
 use std::collections::BTreeSet;
 
 const TEST_GAMES: &str = r#"

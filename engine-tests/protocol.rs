@@ -210,12 +210,12 @@ fn legal_after(variant: &str, fen: &str, played: &[String]) -> Vec<String> {
 }
 
 fn legal_after_in(
-    spec: &kirin::variants::spec::VariantSpec,
+    spec: &kirin::rules::spec::VariantSpec,
     fen: &str,
     played: &[String],
 ) -> Vec<String> {
     let mut session = Session::new(spec).unwrap();
-    kirin::with_session!(&mut session, s => {
+    kirin::with_width!(&mut session, s => {
         s.set_position(Some(fen)).unwrap();
         for m in played {
             let mv = s.parse(m).unwrap_or_else(|e| panic!("{m}: {e}"));

@@ -2,7 +2,7 @@
 
 use kirin::rules::{Game, MoveList, Position};
 use kirin::variants::{self, AnyGame};
-use kirin::with_game;
+use kirin::with_width;
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -35,7 +35,7 @@ proptest! {
     fn arbitrary_text_is_never_a_panic(text in "[0-9a-zA-Z/ *+~\\[\\]-]{0,80}") {
         for spec in variants::builtin() {
             let any = AnyGame::new(spec).unwrap();
-            with_game!(&any, g => exercise(g, &text));
+            with_width!(&any, g => exercise(g, &text));
         }
     }
 
@@ -54,7 +54,7 @@ proptest! {
         }
         let text: String = chars.into_iter().collect();
         let any = AnyGame::builtin(variant).unwrap();
-        with_game!(&any, g => exercise(g, &text));
+        with_width!(&any, g => exercise(g, &text));
     }
 }
 
@@ -97,6 +97,6 @@ fn random_games<const W: usize>(g: &Game<W>, seed: u64) {
 fn random_games_stay_consistent() {
     for (i, spec) in variants::builtin().iter().enumerate() {
         let any = AnyGame::new(spec).unwrap();
-        with_game!(&any, g => random_games(g, i as u64));
+        with_width!(&any, g => random_games(g, i as u64));
     }
 }

@@ -7,7 +7,7 @@ use kirin::search::limits::Limits;
 use kirin::search::tt::Table;
 use kirin::search::{self, Context, MATE_BOUND, RULE_WIN, SearchResult};
 use kirin::variants::AnyGame;
-use kirin::with_game;
+use kirin::with_width;
 use std::sync::atomic::AtomicBool;
 
 fn run<const W: usize>(
@@ -46,7 +46,7 @@ fn depth(d: i32) -> Limits {
 
 fn search_in(variant: &str, fen: &str, limits: Limits) -> (i32, String) {
     let any = AnyGame::builtin(variant).unwrap();
-    with_game!(&any, g => {
+    with_width!(&any, g => {
         let (r, m) = run(g, fen, limits, 1);
         (r.score, m)
     })
@@ -97,7 +97,7 @@ fn variant_results_reach_the_tree() {
 fn one_thread_is_deterministic() {
     let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
     let any = AnyGame::builtin("chess").unwrap();
-    with_game!(&any, g => {
+    with_width!(&any, g => {
         let (a, _) = run(g, fen, depth(6), 1);
         let (b, _) = run(g, fen, depth(6), 1);
         assert_eq!(a.nodes, b.nodes);
@@ -109,7 +109,7 @@ fn one_thread_is_deterministic() {
 fn every_limit_returns_a_legal_move_in_every_variant() {
     for spec in kirin::variants::builtin() {
         let any = AnyGame::new(spec).unwrap();
-        with_game!(&any, g => {
+        with_width!(&any, g => {
             let fen = g.spec.start.clone();
             for (limits, threads) in [
                 (Limits { nodes: Some(2000), ..Default::default() }, 1),

@@ -7,8 +7,8 @@
 //! Squares are those of the 13x10 frame: files b-l are the board's a-k, White's citadel
 //! is m2 and Black's a9.
 
+use kirin::rules::spec::Verdict;
 use kirin::rules::{Game, MoveList, Position};
-use kirin::variants::spec::Verdict;
 use kirin::variants::{self, AnyGame};
 
 fn tamerlane_with(name: &str, rules: &[&str]) -> Game<3> {
@@ -343,7 +343,7 @@ fn the_two_stage_option_crowns_on_the_second_arrival() {
     let after = play(&g, pos, &["e9e10a"]);
     assert_eq!(symbol_on(&g, &after, "e10"), "A");
     let bad = variants::with_rules("tamerlane", &["pawn_of_pawns=four".into()], "");
-    assert!(bad.unwrap_err().0.contains("two-stage"));
+    assert!(bad.unwrap_err().to_string().contains("two-stage"));
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use crate::rules::{Game, Position};
 use crate::search::MAX_THREADS;
 use crate::variants::{self, AnyGame};
-use crate::with_game;
+use crate::with_width;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -262,7 +262,7 @@ pub fn setup<const W: usize>(
         .split([' ', ';'])
         .filter(|t| !t.is_empty())
     {
-        let m = game.parse_move(&mut pos, text)?;
+        let m = game.parse_move(&mut pos, text).map_err(|e| e.to_string())?;
         pos.make(game, m);
     }
     Ok(pos)
@@ -272,7 +272,7 @@ pub fn setup<const W: usize>(
 /// ones.
 struct Catalog {
     user_text: String,
-    extra: Vec<variants::spec::VariantSpec>,
+    extra: Vec<crate::rules::spec::VariantSpec>,
 }
 
 impl Catalog {
@@ -299,7 +299,7 @@ fn analyse(catalog: &Catalog, args: &AnalyseArgs) -> Result<(), String> {
     if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
         limits.movetime = Some(std::time::Duration::from_secs(10));
     }
-    with_game!(&any, g => {
+    with_width!(&any, g => {
         let pos = setup(g, args.fen.as_deref(), args.start.as_deref(), args.moves.as_deref())?;
         crate::cli_search::analyse(g, &pos, &limits, args.threads, args.hash);
         Ok(())
@@ -308,7 +308,7 @@ fn analyse(catalog: &Catalog, args: &AnalyseArgs) -> Result<(), String> {
 
 fn selfplay(catalog: &Catalog, args: &SelfplayArgs) -> Result<(), String> {
     let any = catalog.compile(&args.variant, &args.rules)?;
-    with_game!(&any, g => {
+    with_width!(&any, g => {
         let start = setup(g, None, args.start.as_deref(), None)?;
         let (mut white, mut black, mut draws) = (0, 0, 0);
         let tc = match &args.tc {
@@ -353,7 +353,7 @@ fn selfplay(catalog: &Catalog, args: &SelfplayArgs) -> Result<(), String> {
 
 fn values(catalog: &Catalog, name: &str) -> Result<(), String> {
     let any = catalog.compile(name, &[])?;
-    with_game!(&any, g => {
+    with_width!(&any, g => {
         let e = crate::eval::Eval::new(g);
         for (t, p) in g.spec.pieces.iter().enumerate() {
             say!("{:>3} {:>6}  {} ({})", p.letter, e.values[t], p.name, p.betza);
@@ -364,7 +364,7 @@ fn values(catalog: &Catalog, name: &str) -> Result<(), String> {
 
 fn perft(catalog: &Catalog, args: &PerftArgs) -> Result<(), String> {
     let any = catalog.compile(&args.variant, &args.rules)?;
-    with_game!(&any, g => run_perft(g, args))
+    with_width!(&any, g => run_perft(g, args))
 }
 
 fn run_perft<const W: usize>(game: &Game<W>, args: &PerftArgs) -> Result<(), String> {

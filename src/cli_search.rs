@@ -2,46 +2,16 @@
 
 use crate::core::{Move, MoveKind};
 use crate::eval::Eval;
+use crate::rules::diagram::board_text;
 use crate::rules::fen::piece_symbol;
+use crate::rules::spec::Verdict;
 use crate::rules::{Game, MoveList, Position};
 use crate::search::limits::Limits;
 use crate::search::tt::Table;
 use crate::search::{self, Info, score_text};
-use crate::variants::spec::Verdict;
 use rand::{Rng, SeedableRng};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-
-/// The board as text, rank numbers on the left, files below; holes blank.
-pub fn board_text<const W: usize>(game: &Game<W>, pos: &Position<W>) -> String {
-    let g = &game.geo;
-    let mut out = String::new();
-    for rank in (0..g.height).rev() {
-        out += &format!("{:>3} ", rank + 1);
-        for file in 0..g.width {
-            let sq = rank * g.width + file;
-            let cell = if g.holes[sq] {
-                "   ".to_string()
-            } else if pos.board[sq] == 0 {
-                "  .".to_string()
-            } else {
-                format!("{:>3}", piece_symbol(game, pos.board[sq]))
-            };
-            out += &cell;
-        }
-        out.push('\n');
-    }
-    out += "    ";
-    for file in 0..g.width {
-        out += &format!("  {}", (b'a' + file as u8) as char);
-    }
-    out += &format!(
-        "\n{} to move   {}\n",
-        if pos.side == 0 { "White" } else { "Black" },
-        pos.to_fen(game)
-    );
-    out
-}
 
 /// A move for people: the piece letter, `-` or `x`, and the squares (`Ne5xe6xe7` for a
 /// Lion's double capture, `pass` for a pass).
@@ -293,7 +263,7 @@ pub fn bench(depth_offset: i32, threads: usize) -> Result<(), String> {
     let start = Instant::now();
     for b in BENCH {
         let any = crate::variants::AnyGame::builtin(b.variant).map_err(|e| e.to_string())?;
-        let nodes = crate::with_game!(&any, g => bench_one(g, b.fen, (b.depth + depth_offset).max(1), threads)?);
+        let nodes = crate::with_width!(&any, g => bench_one(g, b.fen, (b.depth + depth_offset).max(1), threads)?);
         say!(
             "{:16} depth {:2} nodes {:>10}  {}",
             b.variant,

@@ -24,6 +24,8 @@ pub struct Geometry {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GeometryError(pub String);
 
+impl std::error::Error for GeometryError {}
+
 impl fmt::Display for GeometryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)

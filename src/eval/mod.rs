@@ -314,7 +314,7 @@ mod tests {
     #[test]
     fn chess_values_are_close_to_the_classical_ones() {
         let any = AnyGame::builtin("chess").unwrap();
-        crate::with_game!(&any, g => {
+        crate::with_width!(&any, g => {
             let e = Eval::new(g);
             let v = |l: &str| e.values[g.spec.piece_index(l).unwrap()];
             assert!((250..350).contains(&v("n")), "knight {}", v("n"));
@@ -330,7 +330,7 @@ mod tests {
     #[test]
     fn mop_up_drives_a_bare_king_to_the_corner_and_the_king_to_it() {
         let any = AnyGame::builtin("courier").unwrap();
-        crate::with_game!(&any, g => {
+        crate::with_width!(&any, g => {
             let e = Eval::new(g);
             let mop = |fen: &str, strong: usize| {
                 e.mop_up(g, &Position::from_fen(g, fen).unwrap(), strong)

@@ -10,7 +10,8 @@
 //! `m c d e t p g o y n j a`, in that order), and its Shogi promotion rules (slots Pawn to
 //! Alfil promote; Pawn, Queen and Knight slots promote by force on the last ranks).
 
-use crate::variants::spec::{BareKing, PromotionStyle, Royalty, VariantSpec, Verdict};
+use crate::rules::spec::{BareKing, PromotionStyle, Royalty, VariantSpec, Verdict};
+use thiserror::Error;
 
 /// Square names on the wire. XBoard numbers the ranks of a board with exactly ten ranks
 /// from 0 (`a0`..`a9`), every other board from 1; kirin always numbers them from 1.
@@ -207,6 +208,20 @@ pub struct Description {
     pub gaps: Vec<String>,
 }
 
+/// Why a variant cannot be described to XBoard.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum DescribeError {
+    #[error("piece letter '{0}' has no XBoard form")]
+    NoXboardLetter(String),
+    #[error("promoted piece '{0}' has no promoted slot in XBoard")]
+    NoPromotedSlot(String),
+    #[error("more piece types than XBoard has slots")]
+    TooManyPieces,
+    /// A FEN whose board XBoard would misread (an over-long rank crashes it).
+    #[error("{0}")]
+    Fen(String),
+}
+
 /// XBoard's piece slots per side; the last is the King.
 const SLOTS: usize = 66;
 const KING_SLOT: usize = 65;
@@ -337,13 +352,12 @@ pub fn xboard_rules(spec: &VariantSpec) -> VariantSpec {
 
 /// Describes `spec`, set up as `fen`, to XBoard: the piece-to-char table, the board size
 /// and parent variant, the FEN (with holes as `*`), and the pieces' moves in XBetza.
-pub fn describe(spec: &VariantSpec, fen: &str) -> Result<Description, String> {
+pub fn describe(spec: &VariantSpec, fen: &str) -> Result<Description, DescribeError> {
     let pieces = &spec.pieces;
     let parts: Vec<(bool, char, Option<char>)> = pieces
         .iter()
         .map(|p| {
-            letter_parts(&p.letter)
-                .ok_or_else(|| format!("piece letter '{}' has no XBoard form", p.letter))
+            letter_parts(&p.letter).ok_or_else(|| DescribeError::NoXboardLetter(p.letter.clone()))
         })
         .collect::<Result<_, _>>()?;
     let base_of = |i: usize| -> Option<usize> {
@@ -428,10 +442,7 @@ pub fn describe(spec: &VariantSpec, fen: &str) -> Result<Description, String> {
     };
     for i in 0..pieces.len() {
         if slot[i].is_none() && parts[i].0 {
-            return Err(format!(
-                "promoted piece '{}' has no promoted slot in XBoard",
-                pieces[i].letter
-            ));
+            return Err(DescribeError::NoPromotedSlot(pieces[i].letter.clone()));
         }
     }
     // First the pieces whose fitting slot is free, then the others.
@@ -451,7 +462,7 @@ pub fn describe(spec: &VariantSpec, fen: &str) -> Result<Description, String> {
                 pool.iter()
                     .copied()
                     .find(|&s| !used[s])
-                    .ok_or("more piece types than XBoard has slots")?
+                    .ok_or(DescribeError::TooManyPieces)?
             };
             slot[i] = Some(s);
             used[s] = true;
@@ -546,13 +557,14 @@ fn checked_fen(
     spec: &VariantSpec,
     fen: &str,
     parts: &[(bool, char, Option<char>)],
-) -> Result<String, String> {
+) -> Result<String, DescribeError> {
+    let bad = |why: String| DescribeError::Fen(why);
     let (w, h) = (spec.geometry.width, spec.geometry.height);
     let mut fields = fen.split_whitespace();
-    let board = fields.next().ok_or("empty FEN")?;
+    let board = fields.next().ok_or_else(|| bad("empty FEN".into()))?;
     let ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() != h {
-        return Err(format!("FEN has {} ranks, the board {h}", ranks.len()));
+        return Err(bad(format!("FEN has {} ranks, the board {h}", ranks.len())));
     }
     for (r, rank) in ranks.iter().enumerate() {
         let chars: Vec<char> = rank.chars().collect();
@@ -582,7 +594,7 @@ fn checked_fen(
                 .get(i)
                 .copied()
                 .filter(|c| c.is_ascii_alphabetic())
-                .ok_or_else(|| format!("FEN rank {}: bad piece in '{rank}'", r + 1))?;
+                .ok_or_else(|| bad(format!("FEN rank {}: bad piece in '{rank}'", r + 1)))?;
             i += 1;
             let dress = chars.get(i).copied().filter(|&d| d == '\'' || d == '!');
             if dress.is_some() {
@@ -590,15 +602,18 @@ fn checked_fen(
             }
             let known = (promoted, base.to_ascii_lowercase(), dress);
             if !parts.contains(&known) {
-                return Err(format!("FEN rank {}: unknown piece in '{rank}'", r + 1));
+                return Err(bad(format!(
+                    "FEN rank {}: unknown piece in '{rank}'",
+                    r + 1
+                )));
             }
             files += 1;
         }
         if files != w {
-            return Err(format!(
+            return Err(bad(format!(
                 "FEN rank {} has {files} squares, the board {w} files",
                 r + 1
-            ));
+            )));
         }
     }
     let mut out = board.to_string();
@@ -929,13 +944,24 @@ mod tests {
         assert!(d.setup.contains(" 12x12+0_fairy "), "{}", d.setup);
         assert!(d.pieces.contains(&"piece P& fmWfcFifmnD".to_string()));
         let long = spec.start.replacen("12/", "13/", 1);
-        assert!(describe(spec, &long).unwrap_err().contains("13 squares"));
+        assert!(
+            describe(spec, &long)
+                .unwrap_err()
+                .to_string()
+                .contains("13 squares")
+        );
         let short = spec.start.replacen("12/", "", 1);
-        assert!(describe(spec, &short).unwrap_err().contains("ranks"));
+        assert!(
+            describe(spec, &short)
+                .unwrap_err()
+                .to_string()
+                .contains("ranks")
+        );
         let alien = spec.start.replacen("12/", "11z/", 1);
         assert!(
             describe(spec, &alien)
                 .unwrap_err()
+                .to_string()
                 .contains("unknown piece")
         );
     }
@@ -982,7 +1008,12 @@ mod tests {
         assert!(describe(&spec, &long).is_err());
         // Letters XBoard cannot take.
         spec.pieces[9].letter = "b''".to_string();
-        assert!(describe(&spec, fen).unwrap_err().contains("b''"));
+        assert!(
+            describe(&spec, fen)
+                .unwrap_err()
+                .to_string()
+                .contains("b''")
+        );
     }
 
     #[test]

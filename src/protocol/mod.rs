@@ -6,7 +6,7 @@ pub mod session;
 pub mod uci;
 pub mod xboard;
 
-use crate::variants::spec::VariantSpec;
+use crate::rules::spec::VariantSpec;
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use std::io::{BufRead, Write};
 

@@ -2,18 +2,42 @@
 //! position with the moves that led to it, and searches run on a background thread so
 //! that the protocol stays responsive.
 
-use crate::core::{Move, MoveKind};
+use crate::core::{Move, MoveKind, PerWidth, Wide};
 use crate::eval::Eval;
+use crate::rules::FenError;
+use crate::rules::notation::MoveTextError;
 use crate::rules::position::Undo;
+use crate::rules::spec::VariantSpec;
 use crate::rules::{Game, MoveList, Position};
 use crate::search::limits::Limits;
 use crate::search::tt::Table;
 use crate::search::{self, Context, Info, Progress, SearchResult};
-use crate::variants::spec::VariantSpec;
 use crate::variants::{AnyGame, SpecError};
+use crate::with_width;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::thread::JoinHandle;
+use thiserror::Error;
+
+/// Why a session refused a position or a move.
+#[derive(Debug, Error)]
+pub enum SessionError {
+    /// A FEN that is not a position of the game.
+    #[error("{0}")]
+    Fen(FenError),
+    #[error(transparent)]
+    Move(#[from] MoveTextError),
+    /// A legal move that the repetition rule forbids.
+    #[error("'{0}' would repeat an earlier position")]
+    Repeats(String),
+    /// A move of a line that was refused.
+    #[error("move {number} of the line: {source}")]
+    Line {
+        number: usize,
+        #[source]
+        source: Box<SessionError>,
+    },
+}
 
 /// Sees each completed iteration of a background search.
 pub type Reporter<const W: usize> = Box<dyn FnMut(&Game<W>, &Info) + Send>;
@@ -46,9 +70,9 @@ impl<const W: usize> GameState<W> {
     }
 
     /// Sets up `fen` (or the start position when `None`).
-    pub fn set_position(&mut self, fen: Option<&str>) -> Result<(), String> {
+    pub fn set_position(&mut self, fen: Option<&str>) -> Result<(), SessionError> {
         let fen = fen.unwrap_or(&self.game.spec.start).to_string();
-        self.pos = Position::from_fen(&self.game, &fen).map_err(|e| e.to_string())?;
+        self.pos = Position::from_fen(&self.game, &fen).map_err(SessionError::Fen)?;
         self.played.clear();
         Ok(())
     }
@@ -57,13 +81,14 @@ impl<const W: usize> GameState<W> {
     /// all or nothing: the new position is built on a copy and replaces the current one
     /// (and its list of played moves) only when every move is legal. On an error nothing
     /// has changed.
-    pub fn set_line(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String> {
+    pub fn set_line(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), SessionError> {
         let mut next = self.clone();
         next.set_position(fen)?;
         for (i, text) in moves.iter().enumerate() {
-            let m = next
-                .parse(text)
-                .map_err(|e| format!("move {} of the line: {e}", i + 1))?;
+            let m = next.parse(text).map_err(|e| SessionError::Line {
+                number: i + 1,
+                source: Box::new(e),
+            })?;
             next.play(m);
         }
         *self = next;
@@ -71,14 +96,14 @@ impl<const W: usize> GameState<W> {
     }
 
     /// The move written as `text` if it is legal in the game (repetition rule included).
-    pub fn parse(&mut self, text: &str) -> Result<Move, String> {
+    pub fn parse(&mut self, text: &str) -> Result<Move, SessionError> {
         let m = self.game.parse_move(&mut self.pos, text)?;
         let mut list = MoveList::new();
         self.game.game_moves(&mut self.pos, &mut list);
         if list.contains(&m) {
             Ok(m)
         } else {
-            Err(format!("'{text}' would repeat an earlier position"))
+            Err(SessionError::Repeats(text.to_string()))
         }
     }
 
@@ -165,39 +190,20 @@ pub fn wire_move<const W: usize>(game: &Game<W>, m: Move, pass_text: Option<&str
     game.move_text(m)
 }
 
-/// A game of any board size.
-pub enum Session {
-    W1(GameState<1>),
-    W2(GameState<2>),
-    W3(GameState<3>),
-    W4(GameState<4>),
-    W5(GameState<5>),
+/// Game states, one type per width.
+pub enum GameStates {}
+
+impl PerWidth for GameStates {
+    type At<const W: usize> = GameState<W>;
 }
+
+/// A game of any board size, opened with `with_width!`.
+pub type Session = Wide<GameStates>;
 
 impl Session {
     pub fn new(spec: &VariantSpec) -> Result<Session, SpecError> {
-        Ok(match AnyGame::new(spec)? {
-            AnyGame::W1(g) => Session::W1(GameState::new(*g)),
-            AnyGame::W2(g) => Session::W2(GameState::new(*g)),
-            AnyGame::W3(g) => Session::W3(GameState::new(*g)),
-            AnyGame::W4(g) => Session::W4(GameState::new(*g)),
-            AnyGame::W5(g) => Session::W5(GameState::new(*g)),
-        })
+        Ok(with_width!(map AnyGame::new(spec)?, g => GameState::new(*g)))
     }
-}
-
-/// Runs `$body` with `$s` bound to the `GameState<W>` inside a `Session`.
-#[macro_export]
-macro_rules! with_session {
-    ($session:expr, $s:ident => $body:expr) => {
-        match $session {
-            $crate::protocol::session::Session::W1($s) => $body,
-            $crate::protocol::session::Session::W2($s) => $body,
-            $crate::protocol::session::Session::W3($s) => $body,
-            $crate::protocol::session::Session::W4($s) => $body,
-            $crate::protocol::session::Session::W5($s) => $body,
-        }
-    };
 }
 
 #[cfg(test)]
@@ -208,7 +214,7 @@ mod tests {
     #[test]
     fn a_rejected_line_changes_nothing() {
         let mut session = Session::new(variants::find("chess").unwrap()).unwrap();
-        crate::with_session!(&mut session, s => {
+        crate::with_width!(&mut session, s => {
             s.set_line(None, &["e2e4", "e7e5", "g1f3"]).unwrap();
             let (pos, played) = (s.pos.clone(), s.played.len());
             assert!(s.set_line(None, &["d2d4", "d7d5", "zz"]).is_err());

@@ -6,19 +6,18 @@
 use super::session::{Session, wire_move};
 use super::{Input, Line, MAX_LINE, say};
 use crate::rules::MoveList;
+use crate::rules::spec::{VariantSpec, Verdict};
 use crate::search::MAX_THREADS;
 use crate::search::limits::Limits;
 use crate::search::score_text;
 use crate::search::tt::{DEFAULT_MB, MAX_MB, Table};
-use crate::variants::{
-    self,
-    spec::{VariantSpec, Verdict},
-};
-use crate::with_session;
+use crate::variants;
+use crate::with_width;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
+use thiserror::Error;
 
 /// The deepest `go perft` (it can be stopped at any depth; this keeps a typo from
 /// asking for a count that never ends).
@@ -43,6 +42,19 @@ const GO_WORDS: &[&str] = &[
 ];
 /// The words of `go` that give a clock: a `go` with them means a timed search.
 const CLOCK_WORDS: &[&str] = &["wtime", "btime", "winc", "binc", "movestogo", "movetime"];
+
+/// A token of `go` that is left out (the search runs without it).
+#[derive(Debug, Error)]
+enum GoError {
+    #[error("'{0}' needs a number")]
+    NoNumber(String),
+    #[error("'{word} {value}' is not a whole number of 0 or more")]
+    NotANumber { word: String, value: String },
+    #[error("'mate 0' asks for no mate")]
+    MateZero,
+    #[error("unexpected '{0}'")]
+    Unexpected(String),
+}
 
 pub struct Uci {
     session: Session,
@@ -159,8 +171,8 @@ impl Uci {
                 }
             }
             "quit" => return false,
-            "d" => with_session!(&self.session, s => {
-                say(&crate::cli_search::board_text(&s.game, &s.pos))
+            "d" => with_width!(&self.session, s => {
+                say(&crate::rules::diagram::board_text(&s.game, &s.pos))
             }),
             _ => say(&format!(
                 "info string unknown command '{}'",
@@ -197,10 +209,10 @@ impl Uci {
                     self.session = session;
                     self.variant = value.to_string();
                     let (w, h) =
-                        with_session!(&self.session, s => (s.game.geo.width, s.game.geo.height));
+                        with_width!(&self.session, s => (s.game.geo.width, s.game.geo.height));
                     say(&format!(
                         "info string variant {value} files {w} ranks {h} startpos {}",
-                        with_session!(&self.session, s => s.game.spec.start.clone())
+                        with_width!(&self.session, s => s.game.spec.start.clone())
                     ));
                 }
                 Err(e) => say(&format!("info string error: {e}")),
@@ -256,7 +268,7 @@ impl Uci {
                 return;
             }
         };
-        match with_session!(&mut self.session, s => s.set_line(fen.as_deref(), moves)) {
+        match with_width!(&mut self.session, s => s.set_line(fen.as_deref(), moves)) {
             // A search still running searches its own copy of the old position.
             Ok(()) => self.stop_search(),
             Err(e) => say(&format!("info string error: {e}; position unchanged")),
@@ -270,7 +282,7 @@ impl Uci {
     fn go(&mut self, rest: &str) {
         self.stop_search();
         let words: Vec<&str> = rest.split_whitespace().collect();
-        let white = with_session!(&self.session, s => s.pos.side == 0);
+        let white = with_width!(&self.session, s => s.pos.side == 0);
         let mut limits = Limits {
             multipv: self.multipv,
             ..Default::default()
@@ -279,7 +291,7 @@ impl Uci {
         let mut perft = None;
         let mut timed = false;
         let mut searchmoves: Option<Vec<&str>> = None;
-        let mut errors: Vec<String> = Vec::new();
+        let mut errors: Vec<GoError> = Vec::new();
         let keyword = |w: &&str| GO_WORDS.contains(w);
         let mut i = 0;
         while i < words.len() {
@@ -298,14 +310,13 @@ impl Uci {
                 _ if keyword(&word) => {
                     timed |= CLOCK_WORDS.contains(&word);
                     let Some(&value) = words.get(i).filter(|w| !keyword(w)) else {
-                        errors.push(format!("'{word}' needs a number"));
+                        errors.push(GoError::NoNumber(word.to_string()));
                         continue;
                     };
                     i += 1;
                     let Ok(n) = value.parse::<u64>() else {
-                        errors.push(format!(
-                            "'{word} {value}' is not a whole number of 0 or more"
-                        ));
+                        let (word, value) = (word.to_string(), value.to_string());
+                        errors.push(GoError::NotANumber { word, value });
                         continue;
                     };
                     let ms = Duration::from_millis(n);
@@ -313,7 +324,7 @@ impl Uci {
                         "perft" => perft = Some(n),
                         "depth" => limits.depth = Some(n.clamp(1, 100) as i32),
                         "nodes" => limits.nodes = Some(n.max(1)),
-                        "mate" if n == 0 => errors.push("'mate 0' asks for no mate".to_string()),
+                        "mate" if n == 0 => errors.push(GoError::MateZero),
                         "mate" => limits.mate = Some(n.min(1000) as u32),
                         "movetime" => limits.movetime = Some(ms),
                         "wtime" if white => limits.time = Some(ms),
@@ -325,7 +336,7 @@ impl Uci {
                         _ => {}
                     }
                 }
-                other => errors.push(format!("unexpected '{}'", Line::excerpt(other))),
+                other => errors.push(GoError::Unexpected(Line::excerpt(other))),
             }
         }
         for e in &errors {
@@ -347,7 +358,7 @@ impl Uci {
             ));
         }
         if let Some(texts) = searchmoves {
-            let (moves, bad) = with_session!(&mut self.session, s => {
+            let (moves, bad) = with_width!(&mut self.session, s => {
                 let mut moves = Vec::new();
                 let mut bad = Vec::new();
                 for t in &texts {
@@ -378,7 +389,7 @@ impl Uci {
         let (pondering, released) = (self.pondering.clone(), self.released.clone());
 
         // The game is over: say so, and answer `bestmove (none)` when UCI allows.
-        let over = with_session!(&mut self.session, s => {
+        let over = with_width!(&mut self.session, s => {
             let mut list = MoveList::new();
             s.game.game_moves(&mut s.pos, &mut list);
             if list.is_empty() || s.game.royals_lost(&mut s.pos) {
@@ -403,7 +414,7 @@ impl Uci {
             return;
         }
 
-        let handle = with_session!(&self.session, s => s.spawn_search_with_progress(
+        let handle = with_width!(&self.session, s => s.spawn_search_with_progress(
             limits,
             self.threads,
             self.tt.clone(),
@@ -458,7 +469,7 @@ impl Uci {
         } as u32;
         self.stop.store(false, Ordering::Relaxed);
         let (stop, threads) = (self.stop.clone(), self.threads);
-        let handle = with_session!(&self.session, s => {
+        let handle = with_width!(&self.session, s => {
             let state = s.clone();
             std::thread::spawn(move || match state.game.divide_until(&state.pos, depth, true, threads, &stop) {
                 Some(counts) => {

@@ -8,26 +8,35 @@
 //! XBoard does not know are described to it with `setup` and `piece` (see `cecp`).
 
 use super::cecp::{self, Ranks, XBOARD_OWN};
-use super::session::{Session, wire_move};
+use super::session::{Session, SessionError, wire_move};
 use super::{Input, Line, MAX_LINE, say};
 use crate::core::{Move, MoveKind};
+use crate::rules::spec::{BareKing, VariantSpec, Verdict};
 use crate::search::MAX_THREADS;
 use crate::search::limits::Limits;
 use crate::search::tt::{DEFAULT_MB, MAX_MB, Table};
 use crate::search::{MATE, MATE_BOUND};
-use crate::variants::{
-    self,
-    spec::{BareKing, VariantSpec, Verdict},
-};
-use crate::with_session;
+use crate::variants::{self, SpecError};
+use crate::with_width;
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
+use thiserror::Error;
 
 /// A search's id, its move and the reply it expects.
 type Finished = (u64, Option<Move>, Option<Move>);
+
+/// Why a variant could not be set up for XBoard.
+#[derive(Debug, Error)]
+enum SetupError {
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    /// The variant's XBoard start position.
+    #[error(transparent)]
+    Start(#[from] SessionError),
+}
 
 /// Why a search runs.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -151,21 +160,21 @@ impl Xboard {
         name: &str,
         xboard_starts: bool,
         verified: bool,
-    ) -> Result<Session, String> {
-        let real = variants::find_in(extra, name).map_err(|e| e.to_string())?;
+    ) -> Result<Session, SetupError> {
+        let real = variants::find_in(extra, name)?;
         let rules = verified.then(|| cecp::xboard_rules(real));
         // Compiling a game parses its start positions: one the check rule refuses (a side
         // without a royal) keeps the variant's real rules.
         let (spec, mut session) = match rules.as_ref().map(|r| (r, Session::new(r))) {
             Some((r, Ok(session))) => (r, session),
-            _ => (real, Session::new(real).map_err(|e| e.to_string())?),
+            _ => (real, Session::new(real)?),
         };
         let xboard_start = spec
             .start_position("xboard")
             .filter(|_| xboard_starts)
             .map(str::to_string);
         if let Some(fen) = xboard_start {
-            with_session!(&mut session, s => s.set_position(Some(&fen)))?;
+            with_width!(&mut session, s => s.set_position(Some(&fen)))?;
         }
         Ok(session)
     }
@@ -230,8 +239,7 @@ impl Xboard {
             }
             "hint" => {
                 if let Some(m) = self.ponder_move {
-                    let text =
-                        with_session!(&self.session, s => wire_move(&s.game, m, Some("@@@@")));
+                    let text = with_width!(&self.session, s => wire_move(&s.game, m, Some("@@@@")));
                     say(&format!("Hint: {}", self.ranks.to_wire(&text)));
                 }
             }
@@ -260,7 +268,7 @@ impl Xboard {
             "setboard" => {
                 self.halt();
                 let fen = self.fen_from_wire(arg);
-                if let Err(e) = with_session!(&mut self.session, s => s.set_position(Some(&fen))) {
+                if let Err(e) = with_width!(&mut self.session, s => s.set_position(Some(&fen))) {
                     say(&format!("tellusererror Illegal position: {e}"));
                     say(&format!("Error (bad FEN: {e}): setboard"));
                 }
@@ -398,8 +406,7 @@ impl Xboard {
         let described = if own {
             None
         } else {
-            match with_session!(&session, s => cecp::describe(&s.game.spec, &s.pos.to_fen(&s.game)))
-            {
+            match with_width!(&session, s => cecp::describe(&s.game.spec, &s.pos.to_fen(&s.game))) {
                 Ok(d) => Some(d),
                 Err(e) => {
                     say(&format!(
@@ -422,7 +429,7 @@ impl Xboard {
     }
 
     fn set_session(&mut self, session: Session) {
-        self.ranks = Ranks::for_height(with_session!(&session, s => s.game.geo.height));
+        self.ranks = Ranks::for_height(with_width!(&session, s => s.game.geo.height));
         self.session = session;
     }
 
@@ -435,7 +442,7 @@ impl Xboard {
         // XBoard cannot carry the once-per-game rights of a game's rules (such as a royal
         // swap): it writes '-' for them, even for the start position
         // it was given. Without letters of its own, a CECP FEN leaves every right unused.
-        let all_rights = with_session!(&self.session, s => s.game.all_rights_field());
+        let all_rights = with_width!(&self.session, s => s.game.all_rights_field());
         if let (Some(rights), Some(all)) = (fields.get_mut(2), all_rights)
             && rights.as_str() == "-"
         {
@@ -447,7 +454,7 @@ impl Xboard {
     /// A square named on the wire, if it is one of the board's.
     fn square(&self, text: &str) -> Option<usize> {
         let name = self.ranks.from_wire(text.trim());
-        with_session!(&self.session, s => s.game.geo.parse_square(&name).ok())
+        with_width!(&self.session, s => s.game.geo.parse_square(&name).ok())
     }
 
     /// `lift SQUARE`: the legal moves of the piece there as a `highlight` board. For a
@@ -459,7 +466,7 @@ impl Xboard {
             return;
         };
         let lifted = self.lifted;
-        let (board, now_lifted) = with_session!(&mut self.session, s => {
+        let (board, now_lifted) = with_width!(&mut self.session, s => {
             let mut list = crate::rules::MoveList::new();
             s.game.game_moves(&mut s.pos, &mut list);
             let code = s.pos.board[sq];
@@ -533,7 +540,7 @@ impl Xboard {
     }
 
     fn side_to_move(&self) -> usize {
-        with_session!(&self.session, s => s.pos.side)
+        with_width!(&self.session, s => s.pos.side)
     }
 
     fn looks_like_move(&self, text: &str) -> bool {
@@ -546,14 +553,14 @@ impl Xboard {
     fn user_move(&mut self, text: &str) {
         let text = text.trim_end_matches(',');
         let kirin_text = self.ranks.from_wire(text);
-        let parsed = with_session!(&mut self.session, s => s.parse(&kirin_text));
+        let parsed = with_width!(&mut self.session, s => s.parse(&kirin_text));
         let ponder_running = self.search.as_ref().is_some_and(|s| s.1 == Purpose::Ponder);
         if let Ok(m) = parsed
             && self.ponder_move == Some(m)
             && (ponder_running || self.ponder_done.is_some())
         {
             // A ponder hit: the search goes on as the search for the engine's move.
-            with_session!(&mut self.session, s => s.play(m));
+            with_width!(&mut self.session, s => s.play(m));
             self.ponder_move = None;
             self.think_started = Some(std::time::Instant::now());
             if let Some(best) = self.ponder_done.take() {
@@ -572,7 +579,7 @@ impl Xboard {
             self.halt();
         }
         self.ponder_move = None;
-        let played = parsed.map(|m| with_session!(&mut self.session, s => s.play(m)));
+        let played = parsed.map(|m| with_width!(&mut self.session, s => s.play(m)));
         match played {
             Ok(()) => {
                 if self.analysing {
@@ -583,7 +590,7 @@ impl Xboard {
             }
             Err(e) => say(&format!(
                 "Illegal move ({}): {text}",
-                self.ranks.to_wire(&e)
+                self.ranks.to_wire(&e.to_string())
             )),
         }
     }
@@ -591,7 +598,7 @@ impl Xboard {
     fn take_back(&mut self, n: usize) {
         self.halt();
         for _ in 0..n {
-            if !with_session!(&mut self.session, s => s.undo()) {
+            if !with_width!(&mut self.session, s => s.undo()) {
                 say("Error (no move to take back): undo");
                 break;
             }
@@ -631,7 +638,7 @@ impl Xboard {
             limits.time = Some(left);
             limits.inc = self.inc;
             if self.moves_per_session > 0 {
-                let played = with_session!(&self.session, s => s.pos.fullmove.saturating_sub(1));
+                let played = with_width!(&self.session, s => s.pos.fullmove.saturating_sub(1));
                 limits.movestogo = Some(self.moves_per_session - played % self.moves_per_session);
             }
         }
@@ -646,7 +653,7 @@ impl Xboard {
         let mut limits = self.move_limits(left);
         self.pondering.store(true, Ordering::Relaxed);
         limits.pondering = Some(self.pondering.clone());
-        let legal = with_session!(&mut self.session, s => {
+        let legal = with_width!(&mut self.session, s => {
             let ok = s.parse(&s.game.move_text(reply)).is_ok_and(|m| m == reply);
             if ok {
                 s.play(reply);
@@ -659,7 +666,7 @@ impl Xboard {
         self.ponder_move = Some(reply);
         self.ponder_done = None;
         self.start(Purpose::Ponder, limits);
-        with_session!(&mut self.session, s => s.undo());
+        with_width!(&mut self.session, s => s.undo());
     }
 
     fn start(&mut self, purpose: Purpose, limits: Limits) {
@@ -669,7 +676,7 @@ impl Xboard {
         let post = self.post || purpose == Purpose::Analyse;
         let ranks = self.ranks;
         let sender = self.results.0.clone();
-        let handle = with_session!(&self.session, s => s.spawn_search(
+        let handle = with_width!(&self.session, s => s.spawn_search(
             limits,
             self.threads,
             self.tt.clone(),
@@ -721,7 +728,7 @@ impl Xboard {
             self.answer_pings();
             return;
         };
-        let text = with_session!(&mut self.session, s => {
+        let text = with_width!(&mut self.session, s => {
             let t = wire_move(&s.game, m, Some("@@@@"));
             s.play(m);
             t
@@ -761,7 +768,7 @@ impl Xboard {
         };
         let verified = self.verified_results;
         let extra = &self.extra;
-        let over = with_session!(&mut self.session, s => {
+        let over = with_width!(&mut self.session, s => {
             let side = s.pos.side;
             let outcome = s.game.outcome(&mut s.pos);
             let own_loss = |o: &crate::rules::outcome::Outcome| match o.verdict {

@@ -73,6 +73,8 @@ pub struct BetzaError {
     pub why: String,
 }
 
+impl std::error::Error for BetzaError {}
+
 impl fmt::Display for BetzaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(

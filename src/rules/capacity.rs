@@ -142,7 +142,7 @@ mod tests {
     fn every_start_fits_and_the_bound_holds_for_real_move_counts() {
         for spec in builtin() {
             let any = AnyGame::new(spec).unwrap();
-            crate::with_game!(&any, g => {
+            crate::with_width!(&any, g => {
                 let mut pos = Position::from_fen(g, &spec.start).unwrap();
                 let bound = g.move_bound(&pos, pos.side);
                 assert!(bound <= MAX_MOVES, "{}: {bound}", spec.name);
@@ -156,7 +156,7 @@ mod tests {
     #[test]
     fn a_board_of_lions_is_refused() {
         let any = AnyGame::builtin("chu").unwrap();
-        crate::with_game!(&any, g => {
+        crate::with_width!(&any, g => {
             let lions = "NNNNNNNNNNNN/".repeat(5);
             let fen = format!("{lions}12/12/12/12/12/12/5K4k1 w - - 0 1");
             let err = Position::from_fen(g, &fen).unwrap_err();

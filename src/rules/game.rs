@@ -9,8 +9,8 @@ use crate::rules::extension::Rules;
 use crate::rules::position::Position;
 use crate::rules::reserves::Reserves;
 use crate::rules::stacks::Stacks;
+use crate::rules::spec::{Problem, PromotionStyle, Royalty, SpecError, VariantSpec};
 use crate::rules::zobrist::Zobrist;
-use crate::variants::spec::{PromotionStyle, Royalty, SpecError, VariantSpec};
 
 /// A slide along one direction, `min..=max` steps (`max == 0`: unlimited).
 #[derive(Clone, Copy, Debug)]
@@ -136,10 +136,8 @@ impl<const W: usize> Game<W> {
         let geo = spec.geometry.clone();
         let squares = geo.squares();
         if squares > 64 * W {
-            return Err(SpecError(format!(
-                "variant '{}': {squares} squares do not fit {W} lanes",
-                spec.name
-            )));
+            let too_wide = Problem::TooWide { squares, lanes: W };
+            return Err(SpecError::invalid(&spec.name, too_wide));
         }
         let types = spec.pieces.len();
         let mut valid = Bitboard::EMPTY;
@@ -208,11 +206,9 @@ impl<const W: usize> Game<W> {
         for (name, fen) in std::iter::once((&"start".to_string(), &spec.start))
             .chain(spec.starts.iter().map(|(n, f)| (n, f)))
         {
-            let pos = Position::from_fen(&g, fen).map_err(|e| {
-                SpecError(format!(
-                    "variant '{}': start position '{name}': {e}",
-                    spec.name
-                ))
+            let pos = Position::from_fen(&g, fen).map_err(|fen| {
+                let start = name.clone();
+                SpecError::invalid(&spec.name, Problem::Start { start, fen })
             })?;
             if name == "start" {
                 g.initial_counts = pos.by_piece.iter().map(|b| b.count()).collect();
@@ -325,7 +321,10 @@ impl<const W: usize> Game<W> {
         };
         let name = self.spec.pieces[t].name.clone();
         let variant = self.spec.name.clone();
-        let err = |why: &str| SpecError(format!("variant '{variant}': piece '{name}': {why}"));
+        let err = |why: &str| {
+            let (piece, why) = (name.clone(), why.to_string());
+            SpecError::invalid(&variant, Problem::Piece { piece, why })
+        };
         let initial_rank = self.spec.initial_rank as usize - 1;
         for atom in atoms {
             match atom.legs.as_slice() {

@@ -1,8 +1,10 @@
-//! The rules of play for any game described as data: Betza parsing, compiled tables,
-//! positions, move generation, FEN, notation and perft.
+//! The rules of play for any game described as data: the definition format
+//! (`spec`), Betza parsing, compiled tables, positions, move generation, FEN, notation
+//! and perft.
 
 pub mod betza;
 pub mod capacity;
+pub mod diagram;
 pub mod extension;
 pub mod fen;
 pub mod game;
@@ -13,6 +15,7 @@ pub mod perft;
 pub mod position;
 pub mod reserves;
 pub mod stacks;
+pub mod spec;
 pub mod zobrist;
 
 pub use fen::FenError;

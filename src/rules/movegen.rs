@@ -11,7 +11,7 @@ use crate::core::{Bitboard, Color, Move, MoveKind};
 use crate::rules::betza::Mode;
 use crate::rules::game::{Game, Slide};
 use crate::rules::position::{NO_SQ, Position, color_of};
-use crate::variants::spec::{PromotionStyle, RepetitionRule};
+use crate::rules::spec::{PromotionStyle, RepetitionRule};
 use arrayvec::ArrayVec;
 
 /// Most moves a position can have in any supported game.

@@ -8,6 +8,20 @@ use crate::core::{Move, MoveKind};
 use crate::rules::game::Game;
 use crate::rules::movegen::MoveList;
 use crate::rules::position::Position;
+use thiserror::Error;
+
+/// Why a move text names no legal move.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum MoveTextError {
+    #[error("empty move")]
+    Empty,
+    /// A pass written as a step and back, where no piece may pass.
+    #[error("no pass is possible here")]
+    NoPass,
+    /// Not the text of any legal move here (malformed, off the board or illegal).
+    #[error("'{0}' is not a legal move here")]
+    Illegal(String),
+}
 
 impl<const W: usize> Game<W> {
     /// The coordinate text of `m`.
@@ -92,7 +106,7 @@ impl<const W: usize> Game<W> {
 
     /// Finds the legal move written as `text`. A trailing `=` (decline promotion) is
     /// accepted on a move that does not promote.
-    pub fn parse_move(&self, pos: &mut Position<W>, text: &str) -> Result<Move, String> {
+    pub fn parse_move(&self, pos: &mut Position<W>, text: &str) -> Result<Move, MoveTextError> {
         let text = text.trim();
         let wanted = text.strip_suffix('=').unwrap_or(text);
         // A drop's piece letter may come in either case.
@@ -125,12 +139,12 @@ impl<const W: usize> Game<W> {
         let wanted = wanted.to_string();
         found.ok_or_else(|| {
             if self.is_pass_text(pos, &wanted) {
-                return "no pass is possible here".to_string();
+                return MoveTextError::NoPass;
             }
             if text.is_empty() {
-                "empty move".to_string()
+                MoveTextError::Empty
             } else {
-                format!("'{text}' is not a legal move here")
+                MoveTextError::Illegal(text.to_string())
             }
         })
     }

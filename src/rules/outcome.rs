@@ -5,7 +5,7 @@ use crate::core::{Color, MoveKind};
 use crate::rules::game::Game;
 use crate::rules::movegen::MoveList;
 use crate::rules::position::Position;
-use crate::variants::spec::{BareKing, RepetitionRule, Verdict};
+use crate::rules::spec::{BareKing, RepetitionRule, Verdict};
 
 /// A finished game, seen from the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,12 +109,12 @@ impl<const W: usize> Game<W> {
 #[cfg(test)]
 mod tests {
     use crate::rules::Position;
+    use crate::rules::spec::Verdict;
     use crate::variants::AnyGame;
-    use crate::variants::spec::Verdict;
 
     fn outcome(variant: &str, fen: &str) -> Option<(Verdict, &'static str)> {
         let any = AnyGame::builtin(variant).unwrap();
-        crate::with_game!(&any, g => {
+        crate::with_width!(&any, g => {
             let mut pos = Position::from_fen(g, fen).unwrap();
             g.outcome(&mut pos).map(|o| (o.verdict, o.reason))
         })
@@ -164,7 +164,7 @@ mod tests {
         let fen = "4k3/8/8/8/8/8/8/R3K3 w - - 100 80";
         assert_eq!(outcome("chess", fen), Some((Verdict::Draw, "move rule")));
         let any = AnyGame::builtin("chess").unwrap();
-        crate::with_game!(&any, g => {
+        crate::with_width!(&any, g => {
             let mut pos = Position::from_fen(g, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
             for _ in 0..2 {
                 for text in ["a1a2", "e8d8", "a2a1", "d8e8"] {
@@ -179,7 +179,7 @@ mod tests {
     #[test]
     fn chu_forbids_recreating_a_position_unless_in_check() {
         let any = AnyGame::builtin("chu").unwrap();
-        crate::with_game!(&any, g => {
+        crate::with_width!(&any, g => {
             let mut pos = Position::from_fen(g, &g.spec.start).unwrap();
             for text in ["d5d6", "i8i7", "d6d5"] {
                 let m = g.parse_move(&mut pos, text).unwrap();

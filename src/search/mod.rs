@@ -15,7 +15,7 @@ use crate::eval::Eval;
 use crate::rules::game::Game;
 use crate::rules::movegen::MoveList;
 use crate::rules::position::{Position, color_of};
-use crate::variants::spec::{BareKing, RepetitionRule, Verdict};
+use crate::rules::spec::{BareKing, RepetitionRule, Verdict};
 use limits::{Clock, Limits};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Duration;

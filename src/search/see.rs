@@ -89,7 +89,7 @@ mod tests {
     #[test]
     fn exchanges_on_a_defended_square() {
         let any = AnyGame::builtin("chess").unwrap();
-        crate::with_game!(&any, g => {
+        crate::with_width!(&any, g => {
             let e = Eval::new(g);
             // Rook takes a pawn defended by a pawn: loses the exchange.
             let mut pos = Position::from_fen(g, "4k3/8/3p4/4p3/8/8/8/4RK2 w - - 0 1").unwrap();

@@ -1,9 +1,13 @@
-//! The built-in games, defined as data in `definitions.toml`, and `AnyGame`, which holds a
-//! game compiled for the bitboard width its board needs.
+//! The built-in games, defined as data in `definitions.toml`, their lookup by name, and
+//! `AnyGame`, which holds a game compiled for the bitboard width its board needs. The
+//! definition format itself (`VariantSpec` and its parser) is part of the rules
+//! (`rules::spec`), so that the rules never depend on this layer.
 
-pub mod spec;
-
+use crate::core::{PerWidth, Wide};
 use crate::rules::Game;
+/// The definition model, reachable here too, next to the built-in definitions.
+pub use crate::rules::spec;
+use crate::with_width;
 pub use spec::SpecError;
 use spec::{VariantSpec, parse_definitions, parse_definitions_over};
 use std::sync::OnceLock;
@@ -22,10 +26,15 @@ pub fn builtin() -> &'static [VariantSpec] {
 /// Reads a user's definitions file; its variants may inherit the built-in ones. Returns
 /// the file's text with its variants.
 pub fn load_file(path: &std::path::Path) -> Result<(String, Vec<VariantSpec>), SpecError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| SpecError(format!("cannot read {}: {e}", path.display())))?;
-    let specs = parse_definitions_over(&text, BUILTIN_DEFINITIONS)
-        .map_err(|e| SpecError(format!("{}: {}", path.display(), e.0)))?;
+    let text = std::fs::read_to_string(path).map_err(|source| SpecError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let specs =
+        parse_definitions_over(&text, BUILTIN_DEFINITIONS).map_err(|e| SpecError::InFile {
+            path: path.to_path_buf(),
+            inner: Box::new(e),
+        })?;
     Ok((text, specs))
 }
 
@@ -38,10 +47,11 @@ pub fn with_rules(name: &str, rules: &[String], user_text: &str) -> Result<Varia
     for rule in rules {
         let (key, value) = rule
             .split_once('=')
-            .ok_or_else(|| SpecError(format!("rule '{rule}' is not key=value")))?;
+            .ok_or_else(|| SpecError::RuleNotKeyValue { rule: rule.clone() })?;
         let (key, value) = (key.trim(), value.trim());
         if key.is_empty() || !key.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
-            return Err(SpecError(format!("rule '{rule}': '{key}' is not a key")));
+            let (rule, key) = (rule.clone(), key.to_string());
+            return Err(SpecError::RuleKey { rule, key });
         }
         let literal = value == "true"
             || value == "false"
@@ -59,12 +69,8 @@ pub fn with_rules(name: &str, rules: &[String], user_text: &str) -> Result<Varia
         }
     }
     let base = format!("{BUILTIN_DEFINITIONS}\n{user_text}");
-    let mut specs = parse_definitions_over(&text, &base).map_err(|e| {
-        SpecError(format!(
-            "--rule: {}",
-            e.0.replace(&format!("{name}-options"), name)
-        ))
-    })?;
+    let mut specs = parse_definitions_over(&text, &base)
+        .map_err(|e| SpecError::Rule(Box::new(e.renamed(&format!("{name}-options"), name))))?;
     let mut spec = specs.pop().expect("one variant defined");
     spec.name = name.to_string();
     spec.description = format!("{} ({})", spec.description, rules.join(", "));
@@ -97,56 +103,35 @@ pub fn find(name: &str) -> Result<&'static VariantSpec, SpecError> {
     builtin()
         .iter()
         .find(|v| v.name.eq_ignore_ascii_case(name))
-        .ok_or_else(|| {
-            let names: Vec<&str> = builtin().iter().map(|v| v.name.as_str()).collect();
-            SpecError(format!(
-                "unknown variant '{name}' (known: {})",
-                names.join(", ")
-            ))
+        .ok_or_else(|| SpecError::UnknownVariant {
+            name: name.to_string(),
+            known: builtin().iter().map(|v| v.name.clone()).collect(),
         })
 }
 
-/// A compiled game of any board size. Code that works on every game is written once,
-/// generic over `W`, and reached through `with_game!`, so that hot paths are
-/// monomorphised and never dispatch dynamically.
-pub enum AnyGame {
-    W1(Box<Game<1>>),
-    W2(Box<Game<2>>),
-    W3(Box<Game<3>>),
-    W4(Box<Game<4>>),
-    W5(Box<Game<5>>),
+/// Compiled games, one type per width: `Box<Game<W>>` (boxed, so that an `AnyGame` is
+/// small whatever its width).
+pub enum Games {}
+
+impl PerWidth for Games {
+    type At<const W: usize> = Box<Game<W>>;
 }
+
+/// A compiled game of any board size. Code that works on every game is written once,
+/// generic over `W`, and reached through `with_width!`, so that hot paths are
+/// monomorphised and never dispatch dynamically.
+pub type AnyGame = Wide<Games>;
 
 impl AnyGame {
     /// Compiles `spec` for the narrowest bitboard that holds its board.
     pub fn new(spec: &VariantSpec) -> Result<AnyGame, SpecError> {
-        Ok(match spec.geometry.lanes() {
-            1 => AnyGame::W1(Box::new(Game::new(spec)?)),
-            2 => AnyGame::W2(Box::new(Game::new(spec)?)),
-            3 => AnyGame::W3(Box::new(Game::new(spec)?)),
-            4 => AnyGame::W4(Box::new(Game::new(spec)?)),
-            _ => AnyGame::W5(Box::new(Game::new(spec)?)),
-        })
+        Ok(with_width!(lanes spec.geometry.lanes() => Box::new(Game::new(spec)?)))
     }
 
     /// Compiles the built-in variant `name`.
     pub fn builtin(name: &str) -> Result<AnyGame, SpecError> {
         AnyGame::new(find(name)?)
     }
-}
-
-/// Runs `$body` with `$g` bound to the `Game<W>` inside an `AnyGame`.
-#[macro_export]
-macro_rules! with_game {
-    ($any:expr, $g:ident => $body:expr) => {
-        match $any {
-            $crate::variants::AnyGame::W1($g) => $body,
-            $crate::variants::AnyGame::W2($g) => $body,
-            $crate::variants::AnyGame::W3($g) => $body,
-            $crate::variants::AnyGame::W4($g) => $body,
-            $crate::variants::AnyGame::W5($g) => $body,
-        }
-    };
 }
 
 #[cfg(test)]
@@ -158,7 +143,7 @@ mod tests {
         for spec in builtin() {
             AnyGame::new(spec).unwrap_or_else(|e| panic!("{}: {e}", spec.name));
         }
-        assert!(find("nonesuch").unwrap_err().0.contains("chess"));
+        assert!(find("nonesuch").unwrap_err().to_string().contains("chess"));
         assert_eq!(find("Chu").unwrap().name, "chu");
         assert_eq!(find("courier-modern").unwrap().name, "modern-courier");
     }

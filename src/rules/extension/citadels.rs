@@ -16,7 +16,7 @@ use crate::rules::game::Game;
 use crate::rules::movegen::MoveList;
 use crate::rules::outcome::Outcome;
 use crate::rules::position::{Position, Undo, color_of};
-use crate::variants::spec::Verdict;
+use crate::rules::spec::Verdict;
 
 #[derive(Clone, Debug)]
 pub struct Citadels<const W: usize> {

@@ -17,7 +17,7 @@ use crate::rules::extension::{RuleExtension, Slot};
 use crate::rules::game::Game;
 use crate::rules::movegen::MoveList;
 use crate::rules::position::{Position, Undo};
-use crate::variants::spec::Hook;
+use crate::rules::spec::Hook;
 
 #[derive(Clone, Debug)]
 pub struct LionTrading {
@@ -35,7 +35,7 @@ impl LionTrading {
     pub fn new<const W: usize>(game: &Game<W>, slot: Slot) -> Option<Self> {
         let spec = &game.spec;
         spec.hooks.contains(&Hook::LionTrading).then(|| {
-            let per_piece = |f: fn(&crate::variants::spec::PieceSpec) -> bool| {
+            let per_piece = |f: fn(&crate::rules::spec::PieceSpec) -> bool| {
                 (0..2 * game.types)
                     .map(|pc| f(&spec.pieces[pc / 2]))
                     .collect()

@@ -621,7 +621,7 @@ mod tests {
 
     fn rule_names(variant: &str) -> Vec<&'static str> {
         let any = AnyGame::builtin(variant).unwrap();
-        crate::with_game!(&any, g => g
+        crate::with_width!(&any, g => g
             .rules
             .list
             .iter()
@@ -650,7 +650,7 @@ mod tests {
     #[test]
     fn rules_get_their_own_slots_and_bits() {
         let any = AnyGame::builtin("tamerlane").unwrap();
-        crate::with_game!(&any, g => {
+        crate::with_width!(&any, g => {
             let rights: Vec<Right> = g.rules.rights().collect();
             assert_eq!(rights.len(), 2);
             assert_eq!(rights[0].bits, [1, 2]);
@@ -661,7 +661,7 @@ mod tests {
             assert!(!g.rules.after_make);
         });
         let any = AnyGame::builtin("chu").unwrap();
-        crate::with_game!(&any, g => {
+        crate::with_width!(&any, g => {
             assert_eq!(g.rules.transient, 1);
             assert!(g.rules.after_make && !g.rules.outcome && !g.rules.immunity);
             assert!(!g.has_privileges() && g.all_rights_field().is_none());

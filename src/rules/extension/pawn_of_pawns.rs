@@ -17,7 +17,7 @@ use crate::rules::fen::piece_symbol;
 use crate::rules::game::Game;
 use crate::rules::movegen::MoveList;
 use crate::rules::position::{Position, Undo, color_of};
-use crate::variants::spec::Redeploy;
+use crate::rules::spec::Redeploy;
 
 #[derive(Clone, Debug)]
 pub struct PawnOfPawns {

@@ -12,7 +12,7 @@ use crate::rules::fen::piece_symbol;
 use crate::rules::game::Game;
 use crate::rules::movegen::MoveList;
 use crate::rules::position::{Position, Undo};
-use crate::variants::spec::Royalty;
+use crate::rules::spec::Royalty;
 
 #[derive(Clone, Debug)]
 pub struct RoyalReplacement {

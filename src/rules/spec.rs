@@ -2,19 +2,111 @@
 //! and the checks that turn it into a `VariantSpec`.
 
 use crate::core::Geometry;
-use crate::rules::betza::{self, Atom};
+use crate::core::geometry::GeometryError;
+use crate::rules::betza::{self, Atom, BetzaError};
+use crate::rules::fen::FenError;
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::fmt;
+use std::path::PathBuf;
+use thiserror::Error;
 
-/// An error in a variant definition, naming the variant and the problem.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SpecError(pub String);
+/// Why a variant could not be found, read or defined. The messages name the variant and
+/// the problem; they are what the command line and the protocols show.
+#[derive(Debug, Error)]
+pub enum SpecError {
+    /// No variant has this name.
+    #[error("unknown variant '{name}' (known: {})", known.join(", "))]
+    UnknownVariant { name: String, known: Vec<String> },
+    /// A user's definitions file could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// A problem in a user's definitions file.
+    #[error("{}: {inner}", path.display())]
+    InFile {
+        path: PathBuf,
+        #[source]
+        inner: Box<SpecError>,
+    },
+    /// Definitions that are not TOML, or not in the definitions' shape.
+    #[error("variant definitions: {0}")]
+    Toml(#[from] toml::de::Error),
+    /// A `--rule` that is not `key=value`.
+    #[error("rule '{rule}' is not key=value")]
+    RuleNotKeyValue { rule: String },
+    /// A `--rule` whose key cannot be one.
+    #[error("rule '{rule}': '{key}' is not a key")]
+    RuleKey { rule: String, key: String },
+    /// A problem in the definition that `--rule`s make of a variant.
+    #[error("--rule: {0}")]
+    Rule(#[source] Box<SpecError>),
+    #[error("variant '{variant}' is defined twice")]
+    DefinedTwice { variant: String },
+    #[error("variant '{variant}' inherits '{parent}', which is not defined before it")]
+    UnknownParent { variant: String, parent: String },
+    /// A definition that parses but does not describe a game kirin can play.
+    #[error("variant '{variant}': {problem}")]
+    Invalid {
+        variant: String,
+        #[source]
+        problem: Problem,
+    },
+}
 
-impl fmt::Display for SpecError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+impl SpecError {
+    /// `problem` in the definition of `variant`.
+    pub fn invalid(variant: &str, problem: Problem) -> SpecError {
+        SpecError::Invalid {
+            variant: variant.to_string(),
+            problem,
+        }
     }
+
+    /// The same error, with the variant `from` called `to` (a definition built under a
+    /// working name is reported under the name the user knows).
+    pub fn renamed(mut self, from: &str, to: &str) -> SpecError {
+        match &mut self {
+            SpecError::DefinedTwice { variant }
+            | SpecError::UnknownParent { variant, .. }
+            | SpecError::Invalid { variant, .. }
+                if variant == from =>
+            {
+                *variant = to.to_string()
+            }
+            _ => {}
+        }
+        self
+    }
+}
+
+/// What is wrong with one variant's definition.
+#[derive(Debug, Error)]
+pub enum Problem {
+    /// A key that is missing or has a value the format does not allow.
+    #[error("{0}")]
+    Key(String),
+    /// A board size, hole or square the board cannot have.
+    #[error("{0}")]
+    Board(#[from] GeometryError),
+    /// A piece described in a way kirin cannot play.
+    #[error("piece '{piece}': {why}")]
+    Piece { piece: String, why: String },
+    /// A piece whose Betza text does not parse.
+    #[error("piece '{piece}': {source}")]
+    Betza {
+        piece: String,
+        #[source]
+        source: BetzaError,
+    },
+    /// A start position that is not a legal FEN for the game.
+    #[error("start position '{start}': {fen}")]
+    Start { start: String, fen: FenError },
+    /// A board larger than the bitboard width it was compiled for.
+    #[error("{squares} squares do not fit {lanes} lanes")]
+    TooWide { squares: usize, lanes: usize },
 }
 
 /// How royal pieces are protected.
@@ -344,8 +436,7 @@ pub fn parse_definitions_over(text: &str, base: &str) -> Result<Vec<VariantSpec>
 }
 
 fn read_raw(text: &str) -> Result<Vec<RawVariant>, SpecError> {
-    let file: RawFile =
-        toml::from_str(text).map_err(|e| SpecError(format!("variant definitions: {e}")))?;
+    let file: RawFile = toml::from_str(text)?;
     Ok(file.variant)
 }
 
@@ -353,18 +444,15 @@ fn read_raw(text: &str) -> Result<Vec<RawVariant>, SpecError> {
 fn resolve(raws: Vec<RawVariant>, known: &mut Vec<RawVariant>) -> Result<(), SpecError> {
     for raw in raws {
         if known.iter().any(|v| v.name == raw.name) {
-            return Err(SpecError(format!(
-                "variant '{}' is defined twice",
-                raw.name
-            )));
+            return Err(SpecError::DefinedTwice { variant: raw.name });
         }
         let merged = match &raw.inherits {
             Some(parent) => {
                 let base = known.iter().find(|v| &v.name == parent).ok_or_else(|| {
-                    SpecError(format!(
-                        "variant '{}' inherits '{parent}', which is not defined before it",
-                        raw.name
-                    ))
+                    SpecError::UnknownParent {
+                        variant: raw.name.clone(),
+                        parent: parent.clone(),
+                    }
                 })?;
                 inherit(base, &raw)
             }
@@ -434,15 +522,20 @@ fn inherit(parent: &RawVariant, child: &RawVariant) -> RawVariant {
 
 fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
     let name = &raw.name;
-    let err = |what: String| SpecError(format!("variant '{name}': {what}"));
+    let err = |what: String| SpecError::invalid(name, Problem::Key(what));
+    let board_err = |e: GeometryError| SpecError::invalid(name, Problem::Board(e));
+    let piece_err = |piece: &str, why: String| {
+        let piece = piece.to_string();
+        SpecError::invalid(name, Problem::Piece { piece, why })
+    };
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
         return Err(err("names use letters, digits and '-'".into()));
     }
     let board = raw.board.as_deref().ok_or_else(|| err("no board".into()))?;
-    let (w, h) = Geometry::parse_size(board).map_err(|e| err(e.0))?;
-    let mut geometry = Geometry::new(w, h).map_err(|e| err(e.0))?;
+    let (w, h) = Geometry::parse_size(board).map_err(board_err)?;
+    let mut geometry = Geometry::new(w, h).map_err(board_err)?;
     for hole in raw.holes.iter().flatten() {
-        let sq = geometry.parse_square(hole).map_err(|e| err(e.0))?;
+        let sq = geometry.parse_square(hole).map_err(board_err)?;
         geometry.holes[sq] = true;
     }
     let raw_pieces = chosen_pieces(raw).map_err(err)?;
@@ -455,29 +548,39 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
     let mut pieces = Vec::new();
     for p in &raw_pieces {
         if !is_piece_symbol(&p.letter) {
-            return Err(err(format!(
-                "piece '{}': letter '{}' must be a lowercase letter, optionally with '+' \
-                 before it or a ' or ! after it",
-                p.name, p.letter
-            )));
+            return Err(piece_err(
+                &p.name,
+                format!(
+                    "letter '{}' must be a lowercase letter, optionally with '+' before it or \
+                     a ' or ! after it",
+                    p.letter
+                ),
+            ));
         }
         if pieces.iter().any(|q: &PieceSpec| q.letter == p.letter) {
             return Err(err(format!("letter '{}' is used twice", p.letter)));
         }
         if p.royal && p.castles {
-            return Err(err(format!(
-                "piece '{}': a royal piece cannot be its own castling partner (castles = true \
-                 marks the piece the royal castles with)",
-                p.name
-            )));
+            return Err(piece_err(
+                &p.name,
+                "a royal piece cannot be its own castling partner (castles = true marks the \
+                 piece the royal castles with)"
+                    .into(),
+            ));
         }
         if p.forced_ranks as usize > h {
-            return Err(err(format!(
-                "piece '{}': forced_ranks {} is more than the board's {h} ranks",
-                p.name, p.forced_ranks
-            )));
+            return Err(piece_err(
+                &p.name,
+                format!(
+                    "forced_ranks {} is more than the board's {h} ranks",
+                    p.forced_ranks
+                ),
+            ));
         }
-        let atoms = betza::parse(&p.betza).map_err(|e| err(format!("piece '{}': {e}", p.name)))?;
+        let atoms = betza::parse(&p.betza).map_err(|source| {
+            let piece = p.name.clone();
+            SpecError::invalid(name, Problem::Betza { piece, source })
+        })?;
         pieces.push(PieceSpec {
             name: p.name.clone(),
             letter: p.letter.clone(),
@@ -496,10 +599,10 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
                 None => Redeploy::Never,
                 Some("fork-or-trap") => Redeploy::ForkOrTrap,
                 Some(square) => Redeploy::To(geometry.parse_square(square).map_err(|e| {
-                    err(format!(
-                        "piece '{}': redeploy '{square}' is neither fork-or-trap nor a square: {}",
-                        p.name, e.0
-                    ))
+                    piece_err(
+                        &p.name,
+                        format!("redeploy '{square}' is neither fork-or-trap nor a square: {e}"),
+                    )
                 })?),
             },
             redeploys_as: None,
@@ -525,11 +628,7 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
         pieces
             .iter()
             .position(|q| q.letter == target)
-            .ok_or_else(|| {
-                err(format!(
-                    "piece '{from}' names the unknown letter '{target}'"
-                ))
-            })
+            .ok_or_else(|| piece_err(from, format!("names the unknown letter '{target}'")))
     };
     for (i, p) in raw_pieces.iter().enumerate() {
         for target in &p.promotes_to {
@@ -543,13 +642,13 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
             pieces[i].in_hand = Some(index_of(&pieces, &p.name, target)?);
         }
         if (pieces[i].redeploy == Redeploy::Never) != pieces[i].redeploys_as.is_none() {
-            return Err(err(format!(
-                "piece '{}': redeploy and redeploys_as go together",
-                p.name
-            )));
+            return Err(piece_err(
+                &p.name,
+                "redeploy and redeploys_as go together".into(),
+            ));
         }
         if p.forced_ranks as usize >= h {
-            return Err(err(format!("piece '{}': forced_ranks too large", p.name)));
+            return Err(piece_err(&p.name, "forced_ranks too large".into()));
         }
     }
     if !pieces.iter().any(|p| p.royal) {
@@ -661,7 +760,7 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
     let citadels = match raw.citadels.as_deref() {
         None => None,
         Some([white, black]) => {
-            let square = |s: &String| geometry.parse_square(s).map_err(|e| err(e.0));
+            let square = |s: &String| geometry.parse_square(s).map_err(board_err);
             Some([square(white)?, square(black)?])
         }
         Some(_) => return Err(err("citadels lists White's and then Black's square".into())),
@@ -774,11 +873,24 @@ start = "k4/5/5/5/4K w - - 0 1"
     fn errors_name_variant_and_problem() {
         let bad = MINI.replace("betza = \"K\"", "betza = \"Kx\"");
         let e = parse_definitions(&bad).unwrap_err();
-        assert!(e.0.contains("mini") && e.0.contains("Betza"), "{e}");
+        let text = e.to_string();
+        assert!(text.contains("mini") && text.contains("Betza"), "{e}");
+        assert!(matches!(
+            e,
+            SpecError::Invalid {
+                problem: Problem::Betza { .. },
+                ..
+            }
+        ));
         let bad = MINI.replace("5x5", "18x5");
         assert!(parse_definitions(&bad).is_err());
         let bad = MINI.replace("royal = true", "");
-        assert!(parse_definitions(&bad).unwrap_err().0.contains("royal"));
+        assert!(
+            parse_definitions(&bad)
+                .unwrap_err()
+                .to_string()
+                .contains("royal")
+        );
         assert!(parse_definitions("nonsense = [").is_err());
         let bad = MINI.replace("name = \"king\"", "name = \"king\"\nwings = 2");
         assert!(parse_definitions(&bad).is_err());
