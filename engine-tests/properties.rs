@@ -33,6 +33,7 @@
 //! Every failure names the game, the seed and the FEN; set `KIRIN_PROPS_SEED` to run with
 //! other seeds than the fixed default ones.
 
+use kirin::core::{Move, MoveKind};
 use kirin::rules::{Game, MoveList, Position};
 use kirin::variants::{self, AnyGame};
 use kirin::with_game;
@@ -44,6 +45,41 @@ use std::collections::HashSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 type Check = Result<(), String>;
+
+/// What the moves checked on this thread did, to show that the random positions reach
+/// every kind of move their game has.
+#[derive(Clone, Copy, Debug, Default)]
+struct Coverage {
+    moves: usize,
+    captures: usize,
+    promotions: usize,
+    double_steps: usize,
+    en_passant: usize,
+    castling: usize,
+    two_leg: usize,
+    rule: usize,
+}
+
+thread_local! {
+    static COVERAGE: std::cell::Cell<Coverage> = std::cell::Cell::default();
+}
+
+/// Counts `m`, made in a position where `captured` says whether it took something.
+fn count(m: Move, captured: bool) {
+    let mut c = COVERAGE.get();
+    c.moves += 1;
+    c.captures += usize::from(captured);
+    c.promotions += usize::from(m.kind() == MoveKind::Normal && m.promotes_to().is_some());
+    match m.kind() {
+        MoveKind::DoubleStep => c.double_steps += 1,
+        MoveKind::EnPassant => c.en_passant += 1,
+        MoveKind::Castle => c.castling += 1,
+        MoveKind::TwoLeg => c.two_leg += 1,
+        MoveKind::Rule => c.rule += 1,
+        _ => {}
+    }
+    COVERAGE.set(c);
+}
 
 /// Fails with `why` unless `ok`.
 fn ensure(ok: bool, why: impl FnOnce() -> String) -> Check {
@@ -118,18 +154,14 @@ fn fen_round_trip<const W: usize>(g: &Game<W>, pos: &Position<W>) -> Check {
 
 /// Makes `m` in `pos`, checks the key (and, if `full`, the FEN round trip and that the
 /// mover's single royal is safe), unmakes it and checks that `pos` is restored exactly.
-fn check_move<const W: usize>(
-    g: &Game<W>,
-    pos: &mut Position<W>,
-    m: kirin::core::Move,
-    full: bool,
-) -> Check {
+fn check_move<const W: usize>(g: &Game<W>, pos: &mut Position<W>, m: Move, full: bool) -> Check {
     let before = pos.clone();
     let fen = pos.to_fen(g);
     let text = g.move_text(m);
     let mover = pos.side;
     let royals_before = pos.royals(g, mover).count();
     let u = pos.make(g, m);
+    count(m, pos.occupied().count() < before.occupied().count());
     ensure(pos.key == pos.compute_key(g), || {
         format!("after {text}: incremental key differs from the recomputed one")
     })?;
@@ -186,6 +218,8 @@ fn check_position<const W: usize>(
         )
     })?;
 
+    legal_is_safe_pseudo(g, pos, &list)?;
+
     let mut order: Vec<usize> = (0..list.len()).collect();
     order.shuffle(rng);
     let full = full_checks(g);
@@ -205,6 +239,45 @@ fn check_position<const W: usize>(
     let _ = g.outcome(pos);
     ensure(*pos == before, || {
         "asking for the outcome changed the position".into()
+    })
+}
+
+/// In a game without rule extensions, the legal moves are exactly the pseudo-legal moves
+/// after which the mover's single royal is not attacked (all of them with several
+/// royals): the shortcuts of the legality filter (pins, leaps) lose and keep nothing else.
+fn legal_is_safe_pseudo<const W: usize>(
+    g: &Game<W>,
+    pos: &mut Position<W>,
+    legal: &MoveList,
+) -> Check {
+    if !g.rules.is_empty() || !g.uses_check() {
+        return Ok(());
+    }
+    let us = pos.side;
+    let royals = pos.royals(g, us);
+    let mut pseudo = MoveList::new();
+    g.pseudo_moves(pos, &mut pseudo);
+    // The piece index of the single royal, which promotion never changes (a Sho Drunk
+    // Elephant that becomes a second royal leaves the first one to be kept safe).
+    let king = royals.first().map(|k| pos.board[k] as usize - 1);
+    let mut expected = HashSet::new();
+    for &m in &pseudo {
+        let u = pos.make(g, m);
+        let safe = royals.more_than_one()
+            || king
+                .and_then(|k| pos.by_piece[k].first())
+                .is_some_and(|k| !g.attacked(pos, k, pos.side));
+        pos.unmake(g, m, u);
+        if safe {
+            expected.insert(m.bits());
+        }
+    }
+    let got: HashSet<u32> = legal.iter().map(|m| m.bits()).collect();
+    let text = |bits: &u32| g.move_text(Move::from_bits(*bits).unwrap());
+    let missing: Vec<String> = expected.difference(&got).map(text).collect();
+    let extra: Vec<String> = got.difference(&expected).map(text).collect();
+    ensure(missing.is_empty() && extra.is_empty(), || {
+        format!("legal moves missing {missing:?}, wrongly legal {extra:?}")
     })
 }
 
@@ -262,17 +335,31 @@ fn random_placement<const W: usize>(
     start: &Position<W>,
     rng: &mut ChaCha8Rng,
 ) -> Option<String> {
-    let keep = rng.gen_range(0.05..1.0);
+    let keep: f64 = rng.gen_range(0.05..1.0);
     let promote = if rng.gen_bool(0.5) {
         rng.gen_range(0.0..0.5)
     } else {
         0.0
     };
+    // A third of the positions keep part of the material on its start squares, the
+    // royals and castling pieces all of it: castling, double steps and en passant need
+    // pieces where they started.
+    let home = if rng.gen_bool(0.35) {
+        rng.gen_range(0.2..1.0)
+    } else {
+        0.0
+    };
+    let mut pos = Position::empty(g);
     let mut royals = Vec::new();
     let mut others = Vec::new();
-    for &code in start.board.iter().filter(|&&c| c != 0) {
+    for (sq, &code) in start.board.iter().enumerate().filter(|&(_, &c)| c != 0) {
         let pc = code as usize - 1;
-        if g.is_royal[pc] {
+        let castles = g.castlers[pc & 1].contains(&pc);
+        if home > 0.0 && (g.is_royal[pc] || castles || rng.gen_bool(home)) {
+            if g.is_royal[pc] || rng.gen_bool(keep.max(0.5)) {
+                pos.put(sq, code);
+            }
+        } else if g.is_royal[pc] {
             royals.push(pc);
         } else if rng.gen_bool(keep) {
             let pc = match &g.promotions[pc] {
@@ -282,7 +369,6 @@ fn random_placement<const W: usize>(
             others.push(pc);
         }
     }
-    let mut pos = Position::empty(g);
     for pc in royals.into_iter().chain(others) {
         let royal = g.is_royal[pc];
         let squares: Vec<usize> = (0..g.squares)
@@ -301,7 +387,7 @@ fn random_placement<const W: usize>(
 
     let mut rights = String::new();
     if g.spec.castling {
-        rights = "KQkq".chars().filter(|_| rng.gen_bool(0.5)).collect();
+        rights = "KQkq".chars().filter(|_| rng.gen_bool(0.7)).collect();
     }
     for r in g.rules.rights() {
         for c in [r.letter.to_ascii_uppercase(), r.letter.to_ascii_lowercase()] {
@@ -329,8 +415,23 @@ fn random_placement<const W: usize>(
                         .all(|s| s.is_some_and(|s| pos.board[s] == 0 && g.valid.has(s)))
             })
             .collect();
-        if let Some(&victim) = candidates.choose(rng) {
-            ep = g.geo.name(g.geo.offset(victim, 0, dy).unwrap());
+        // Those where a pawn of the side to move can take are the interesting ones.
+        let ep_of = |victim: usize| g.geo.offset(victim, 0, dy).unwrap();
+        let takers = |victim: &&usize| {
+            (0..g.types).map(|t| 2 * t + pos.side).any(|pc| {
+                g.is_pawn[pc]
+                    && g.reverse_leaps[pc * g.squares + ep_of(**victim)]
+                        .intersects(&pos.by_piece[pc])
+            })
+        };
+        let takeable: Vec<usize> = candidates.iter().filter(takers).copied().collect();
+        let pick = if takeable.is_empty() {
+            candidates.choose(rng)
+        } else {
+            takeable.choose(rng)
+        };
+        if let Some(&victim) = pick {
+            ep = g.geo.name(ep_of(victim));
         }
     }
     let halfmove = if rng.gen_bool(0.5) {
@@ -413,8 +514,9 @@ fn random_positions_of<const W: usize>(g: &Game<W>, seed: u64) {
     let name = &g.spec.name;
     let start = Position::from_fen(g, &g.spec.start).unwrap();
     let (mut tried, mut kept) = (0, 0);
-    let wanted = cases(g, 300, 60);
+    let wanted = cases(g, 500, 120);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    COVERAGE.set(Coverage::default());
     while kept < wanted && tried < 20 * wanted {
         let case_seed = rng.r#gen::<u64>();
         let mut case_rng = ChaCha8Rng::seed_from_u64(case_seed);
@@ -434,7 +536,37 @@ fn random_positions_of<const W: usize>(g: &Game<W>, seed: u64) {
         });
     }
     let rate = 100.0 * kept as f64 / tried as f64;
+    let seen = COVERAGE.get();
+    let tables = |has: fn(&kirin::rules::game::PieceTables<W>) -> bool| g.tables.iter().any(has);
+    let double_steps = tables(|t| t.specials.iter().flatten().any(|s| s.double_step));
+    // Only a two-leg move that captures on its way is a `TwoLeg` move.
+    let igui = tables(|t| {
+        t.two_legs
+            .iter()
+            .flatten()
+            .any(|l| l.via_mode.can_capture())
+    });
+    let expected = [
+        ("captures", true, seen.captures),
+        (
+            "promotions",
+            g.promotions.iter().any(Option::is_some),
+            seen.promotions,
+        ),
+        ("double steps", double_steps, seen.double_steps),
+        ("en-passant captures", double_steps, seen.en_passant),
+        ("castling moves", g.spec.castling, seen.castling),
+        ("two-leg captures", igui, seen.two_leg),
+        ("rule moves", g.rules.rights().next().is_some(), seen.rule),
+    ];
+    for (what, applies, made) in expected {
+        assert!(
+            !applies || made > 0,
+            "{name}: the random positions made no {what} (seed {seed}): {seen:?}"
+        );
+    }
     println!("{name}: {kept} of {tried} random placements kept ({rate:.0}%)");
+    println!("{name}: moves checked: {:?}", COVERAGE.get());
     assert!(
         kept == wanted && rate >= 20.0,
         "{name}: only {kept} of {tried} random placements were legal positions (seed {seed})"
@@ -643,9 +775,20 @@ fn seed_fens() -> Vec<(usize, String)> {
     out
 }
 
-/// One edit of a FEN.
+/// One edit of a FEN. The first two keep most FENs valid (another piece, or two pieces
+/// changing places), so that a fair share of the edited FENs is accepted and checked; the
+/// others mostly make garbage of them.
 #[derive(Clone, Debug)]
 enum Edit {
+    /// The piece letter `at` (counted among the board's letters) becomes piece type
+    /// `piece` of the game, White's if `white`.
+    Piece {
+        at: usize,
+        piece: usize,
+        white: bool,
+    },
+    /// The board's letters `a` and `b` change places.
+    SwapPieces(usize, usize),
     Drop(usize),
     Duplicate(usize),
     Swap(usize, usize),
@@ -665,18 +808,50 @@ fn edit_strategy() -> impl Strategy<Value = Edit> {
         "\\PC{1,4}",
     ];
     prop_oneof![
-        any::<usize>().prop_map(Edit::Drop),
-        any::<usize>().prop_map(Edit::Duplicate),
-        (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Edit::Swap(a, b)),
-        (any::<usize>(), text).prop_map(|(a, t)| Edit::Insert(a, t)),
+        4 => (any::<usize>(), any::<usize>(), any::<bool>())
+            .prop_map(|(at, piece, white)| Edit::Piece { at, piece, white }),
+        3 => (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Edit::SwapPieces(a, b)),
+        1 => any::<usize>().prop_map(Edit::Drop),
+        1 => any::<usize>().prop_map(Edit::Duplicate),
+        1 => (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Edit::Swap(a, b)),
+        2 => (any::<usize>(), text).prop_map(|(a, t)| Edit::Insert(a, t)),
     ]
 }
 
-fn apply(fen: &str, edits: &[Edit]) -> String {
+/// Applies `edits` to `fen`; `symbols` are the game's piece letters (Black's).
+fn apply(fen: &str, edits: &[Edit], symbols: &[String]) -> String {
     let mut chars: Vec<char> = fen.chars().collect();
     for e in edits {
         let n = chars.len().max(1);
+        let board_end = chars.iter().position(|&c| c == ' ').unwrap_or(chars.len());
+        let letters: Vec<usize> = (0..board_end)
+            .filter(|&i| chars[i].is_ascii_alphabetic())
+            .collect();
         match e {
+            Edit::Piece { at, piece, white } if !letters.is_empty() => {
+                let i = letters[at % letters.len()];
+                let symbol = &symbols[piece % symbols.len()];
+                let symbol = if *white {
+                    symbol.to_ascii_uppercase()
+                } else {
+                    symbol.clone()
+                };
+                // A promoted piece's '+' and a Tamerlane letter's mark go with the letter.
+                let start = if i > 0 && chars[i - 1] == '+' {
+                    i - 1
+                } else {
+                    i
+                };
+                let end = if chars.get(i + 1).is_some_and(|&c| c == '\'' || c == '!') {
+                    i + 2
+                } else {
+                    i + 1
+                };
+                chars.splice(start..end, symbol.chars());
+            }
+            Edit::SwapPieces(a, b) if !letters.is_empty() => {
+                chars.swap(letters[a % letters.len()], letters[b % letters.len()]);
+            }
             Edit::Drop(at) if !chars.is_empty() => {
                 chars.remove(at % n);
             }
@@ -705,7 +880,7 @@ proptest! {
     #[test]
     fn mutated_fens_are_errors_or_consistent_positions(
         which in any::<usize>(),
-        edits in prop::collection::vec(edit_strategy(), 1..6),
+        edits in prop::collection::vec(edit_strategy(), 1..5),
     ) {
         thread_local! {
             static FENS: Vec<(usize, String)> = seed_fens();
@@ -713,7 +888,13 @@ proptest! {
                 variants::builtin().iter().map(|s| AnyGame::new(s).unwrap()).collect();
         }
         let (game, fen) = FENS.with(|f| f[which % f.len()].clone());
-        let text = apply(&fen, &edits);
-        GAMES.with(|games| with_game!(&games[game], g => { hostile(g, &text); }));
+        GAMES.with(|games| {
+            with_game!(&games[game], g => {
+                let symbols: Vec<String> = g.spec.pieces.iter().map(|p| p.letter.clone()).collect();
+                let text = apply(&fen, &edits, &symbols);
+
+                hostile(g, &text);
+            })
+        });
     }
 }
