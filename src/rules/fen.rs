@@ -163,9 +163,9 @@ impl<const W: usize> Position<W> {
         }
         out.push(' ');
         let mut castling = String::new();
-        for (i, c) in ['K', 'Q', 'k', 'q'].iter().enumerate() {
+        for (i, c) in ['K', 'Q', 'k', 'q'].into_iter().enumerate() {
             if self.castling >> i & 1 != 0 {
-                castling.push(*c);
+                castling.push(self.castling_letter(game, i, c));
             }
         }
         for color in 0..2 {
@@ -195,6 +195,34 @@ impl<const W: usize> Position<W> {
 }
 
 impl<const W: usize> Position<W> {
+    /// The letter of castling right `i`: `K`/`Q` (`k`/`q` for Black) when its rook is the
+    /// outermost castling piece on that side of the royal, else the rook's file letter
+    /// (X-FEN), which the parser reads back as that very rook.
+    fn castling_letter(&self, game: &Game<W>, i: usize, plain: char) -> char {
+        let g = &game.geo;
+        let color = i / 2;
+        let rook = self.castle_rooks[i] as usize;
+        let rank = g.rank(rook);
+        let outward: Vec<usize> = if i.is_multiple_of(2) {
+            (g.file(rook) + 1..g.width).collect()
+        } else {
+            (0..g.file(rook)).collect()
+        };
+        let outermost = !outward.into_iter().any(|f| {
+            let code = self.board[rank * g.width + f];
+            code != 0 && game.castlers[color].contains(&(code as usize - 1))
+        });
+        if outermost {
+            return plain;
+        }
+        let file = (b'a' + g.file(rook) as u8) as char;
+        if color == WHITE {
+            file.to_ascii_uppercase()
+        } else {
+            file
+        }
+    }
+
     /// The reserves in brackets: White's pieces, Black's, and the neutral ones after `|`.
     fn reserves_field(&self, game: &Game<W>) -> String {
         let mut out = String::from("[");

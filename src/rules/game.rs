@@ -8,8 +8,8 @@ use crate::rules::betza::{self, Atom, Leg, Mode};
 use crate::rules::extension::Rules;
 use crate::rules::position::Position;
 use crate::rules::reserves::Reserves;
-use crate::rules::stacks::Stacks;
 use crate::rules::spec::{Problem, PromotionStyle, Royalty, SpecError, VariantSpec};
+use crate::rules::stacks::Stacks;
 use crate::rules::zobrist::Zobrist;
 
 /// A slide along one direction, `min..=max` steps (`max == 0`: unlimited).

@@ -14,8 +14,8 @@ pub mod outcome;
 pub mod perft;
 pub mod position;
 pub mod reserves;
-pub mod stacks;
 pub mod spec;
+pub mod stacks;
 pub mod zobrist;
 
 pub use fen::FenError;

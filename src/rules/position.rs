@@ -65,6 +65,7 @@ pub struct Undo {
     ep: u16,
     ep_victim: u16,
     halfmove: u32,
+    fullmove: u32,
     rule_state: u16,
     key: u64,
 }
@@ -223,6 +224,7 @@ impl<const W: usize> Position<W> {
             ep: self.ep,
             ep_victim: self.ep_victim,
             halfmove: self.halfmove,
+            fullmove: self.fullmove,
             rule_state: self.rule_state,
             key: self.key,
         };
@@ -297,10 +299,11 @@ impl<const W: usize> Position<W> {
         }
         let pawn = game.is_pawn[moved as usize - 1];
         let captured = u.captured != 0 || u.via_captured != 0;
+        // Counters saturate: a FEN may start them anywhere.
         self.halfmove = if pawn || captured {
             0
         } else {
-            self.halfmove + 1
+            self.halfmove.saturating_add(1)
         };
         if (game.spec.actions_per_turn > 1 || game.rules.turns) && !game.turn_ends(self, m) {
             // The same side makes the next action of its turn.
@@ -312,7 +315,7 @@ impl<const W: usize> Position<W> {
         key ^= game.turn_key(self.actions);
         self.actions = 0;
         if self.side == 1 {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side ^= 1;
         self.key = key;
@@ -412,10 +415,8 @@ impl<const W: usize> Position<W> {
         // A move that ended its turn left the next turn at its first action.
         if self.actions == 0 {
             self.side ^= 1;
-            if self.side == 1 {
-                self.fullmove -= 1;
-            }
         }
+        self.fullmove = u.fullmove;
         self.actions = u.actions;
         let (from, to) = (m.from(), m.to());
         if game.reserves.exist() {
@@ -463,6 +464,7 @@ impl<const W: usize> Position<W> {
             ep: self.ep,
             ep_victim: self.ep_victim,
             halfmove: self.halfmove,
+            fullmove: self.fullmove,
             rule_state: self.rule_state,
             key: self.key,
         };
@@ -478,7 +480,7 @@ impl<const W: usize> Position<W> {
             self.ep = NO_SQ;
             self.ep_victim = NO_SQ;
         }
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
         self.side ^= 1;
         u
     }
