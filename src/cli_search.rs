@@ -32,6 +32,19 @@ pub fn readable<const W: usize>(game: &Game<W>, pos: &Position<W>, m: Move) -> S
             sep(m.to()),
             g.name(m.to())
         ),
+        MoveKind::MultiLeg => {
+            let way: String = game
+                .captures_on_the_way(m)
+                .iter()
+                .map(|&sq| format!("x{}", g.name(sq as usize)))
+                .collect();
+            let end = if m.to() == m.from() {
+                "!".to_string()
+            } else {
+                format!("{}{}", sep(m.to()), g.name(m.to()))
+            };
+            format!("{piece}{}{way}{end}", g.name(m.from()))
+        }
         MoveKind::EnPassant => format!("{piece}{}x{} e.p.", g.name(m.from()), g.name(m.to())),
         // A move a game's rule defines: its rule writes it.
         MoveKind::Rule => return game.rule_move_readable(pos, m),

@@ -2,7 +2,7 @@
 //!
 //! Layout: `from:9 | to:9 | aux:9 | kind:4 | promote:1`. `aux` holds the promoted piece
 //! type, the en-passant victim square, the castling rook square, the intermediate square
-//! of a two-leg move, the route of a move of more legs, the dropped piece type, or what a
+//! of a two-leg move, the captures of a move of more legs, the dropped piece type, or what a
 //! rule-defined move needs. The kind field's values 10-15 are all `MoveKind::Rule`: the
 //! value minus 10 names the rule (its slot in the game's list of rules,
 //! `rules::extension`) that defines the move.
@@ -30,8 +30,9 @@ pub enum MoveKind {
     /// A piece put from a reserve onto the empty square `to`: `aux` is its piece type,
     /// `from` the reserve it comes from (`Position::hands`).
     Drop = 7,
-    /// A move of three or more legs: `aux` indexes the route among the moving piece's
-    /// routes from `from` (`rules::game::PieceTables::routes`).
+    /// A move of three or more legs that captures on its way: `aux` indexes the set of
+    /// squares it captures on before its end among those of multi-leg moves from `from`
+    /// (`rules::game::Game::route_captures`), so the move's text and undo need no board.
     MultiLeg = 8,
     /// A move whose meaning a rule extension defines (`rules::extension`): the rule is
     /// `Move::rule_slot`, and `aux` and the promotion bit carry what the rule needs (with

@@ -301,6 +301,8 @@ fn piece_value<const W: usize>(game: &Game<W>, t: usize) -> i32 {
                 }
             }
         }
+        // Moves of three or more legs are rare options: each route counts lightly.
+        m += 0.1 * tab.routes[sq].len() as f64;
         total += m;
     }
     (VALUE_PER_MOVE * total / squares.max(1) as f64).round() as i32

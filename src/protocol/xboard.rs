@@ -481,15 +481,26 @@ impl Xboard {
                 }
             };
             let target = |to: usize| if s.pos.board[to] != 0 { 'R' } else { 'Y' };
-            let via = |m: &Move| m.kind() == MoveKind::TwoLeg && m.aux() != m.from();
+            // The squares a move of several legs captures on before its end, in order.
+            let stops = |m: &Move| match m.kind() {
+                MoveKind::TwoLeg if m.aux() == m.from() => Default::default(),
+                MoveKind::TwoLeg | MoveKind::MultiLeg => s.game.captures_on_the_way(*m),
+                _ => Default::default(),
+            };
             let second_leg = lifted.filter(|&f| {
-                !own && list.iter().any(|m| m.from() == f && via(m) && m.aux() == sq)
+                !own && list.iter().any(|m| m.from() == f && stops(m).contains(&(sq as u16)))
             });
             let now_lifted = if let Some(from) = second_leg {
+                // The next leg from the square just reached: another capture on the way
+                // (intermediate again) or the end.
                 for m in list.iter().filter(|m| m.from() == from) {
-                    if via(m) && m.aux() == sq {
-                        mark(m.to(), if m.to() == from { 'Y' } else { target(m.to()) });
-                    } else if m.kind() != MoveKind::TwoLeg && m.to() == sq {
+                    let way = stops(m);
+                    if let Some(i) = way.iter().position(|&v| v as usize == sq) {
+                        match way.get(i + 1) {
+                            Some(&next) => mark(next as usize, 'C'),
+                            None => mark(m.to(), if m.to() == from { 'Y' } else { target(m.to()) }),
+                        }
+                    } else if way.is_empty() && m.kind() != MoveKind::TwoLeg && m.to() == sq {
                         mark(sq, target(sq));
                     }
                 }
@@ -498,8 +509,11 @@ impl Xboard {
                 for m in list.iter().copied().filter(|m| m.from() == sq) {
                     match m.kind() {
                         MoveKind::Pass => mark(sq, 'C'),
-                        MoveKind::TwoLeg if via(&m) => mark(m.aux(), 'C'),
-                        MoveKind::TwoLeg => {}
+                        MoveKind::TwoLeg | MoveKind::MultiLeg => {
+                            if let Some(&first) = stops(&m).first() {
+                                mark(first as usize, 'C');
+                            }
+                        }
                         MoveKind::EnPassant => mark(m.to(), 'R'),
                         _ if m.promotes_to().is_some() => mark(m.to(), 'M'),
                         MoveKind::Castle => mark(m.to(), 'Y'),

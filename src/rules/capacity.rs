@@ -14,7 +14,7 @@ use crate::rules::extension::RuleExtension;
 use crate::rules::fen::FenError;
 use crate::rules::game::Game;
 use crate::rules::movegen::MAX_MOVES;
-use crate::rules::position::Position;
+use crate::rules::position::{MAX_EP_SQUARES, Position};
 
 impl<const W: usize> Game<W> {
     /// Per piece index: the most moves one such piece, or any piece it may become, can
@@ -72,7 +72,11 @@ impl<const W: usize> Game<W> {
                     .iter()
                     .map(|l| reach(l.second.dir, l.via as usize, l.second.max))
                     .sum();
-                (leaps + slides + tab.specials[from].len() + two_legs) * per_target
+                let routes: usize = tab.routes[from]
+                    .iter()
+                    .map(|r| reach(r.last.dir, r.last_from as usize, r.last.max))
+                    .sum();
+                (leaps + slides + tab.specials[from].len() + two_legs + routes) * per_target
             })
             .max()
             .unwrap_or(0)
@@ -107,9 +111,9 @@ impl<const W: usize> Game<W> {
                 bound += n * self.move_bounds[pc];
             }
         }
-        // En passant (two pawns at most take on one square), castling with two rooks,
-        // the pass, and the moves the game's rules add.
-        bound += 2 + 2 + 1;
+        // En passant (two pawns at most take on each e.p. square), castling with two
+        // rooks, the pass, and the moves the game's rules add.
+        bound += 2 * MAX_EP_SQUARES + 2 + 1;
         for r in &self.rules.list {
             bound += r.move_bound(self, pos, color, pieces);
         }

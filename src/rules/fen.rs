@@ -9,7 +9,7 @@
 
 use crate::core::{Bitboard, WHITE};
 use crate::rules::game::Game;
-use crate::rules::position::{NO_SQ, Position};
+use crate::rules::position::{MAX_EP_SQUARES, Position};
 use crate::rules::reserves::NEUTRAL;
 
 /// Why a FEN was rejected.
@@ -184,10 +184,12 @@ impl<const W: usize> Position<W> {
         }
         out += &castling;
         out.push(' ');
-        if self.ep == NO_SQ {
+        if self.ep.is_empty() {
             out.push('-');
         } else {
-            out += &g.name(self.ep as usize);
+            // Several squares are written one after another, lowest first, as
+            // Fairy-Stockfish writes them (`e3e4`).
+            self.ep.iter().for_each(|sq| out += &g.name(sq));
         }
         out += &format!(" {} {}", self.halfmove, self.fullmove);
         out
@@ -614,30 +616,70 @@ fn parse_ep<const W: usize>(
         )));
     }
     let g = &game.geo;
-    let ep = g.parse_square(text).map_err(|e| FenError::EnPassant(e.0))?;
-    // The victim stands one step beyond the skipped square, seen from the side to move.
-    let victim = if pos.side == WHITE {
-        g.offset(ep, 0, -1)
-    } else {
-        g.offset(ep, 0, 1)
-    };
-    let them = pos.side ^ 1;
-    let ok = victim.is_some_and(|v| {
-        let code = pos.board[v];
-        code != 0
-            && crate::rules::position::color_of(code) == them
-            && game.is_pawn[code as usize - 1]
-    }) && pos.board[ep] == 0;
-    if !ok {
+    let squares = split_squares(text)
+        .iter()
+        .map(|name| g.parse_square(name).map_err(|e| FenError::EnPassant(e.0)))
+        .collect::<Result<Vec<usize>, FenError>>()?;
+    let victim = ep_victim(game, pos, &squares);
+    let Some(victim) = victim.filter(|_| squares.len() <= MAX_EP_SQUARES) else {
         return Err(FenError::EnPassant(format!(
             "en-passant square {text} is not behind a pawn that just stepped two squares"
         )));
-    }
-    if pos.pawn_can_take_on(game, pos.side, ep) {
-        pos.ep = ep as u16;
-        pos.ep_victim = victim.map_or(NO_SQ, |v| v as u16);
+    };
+    for sq in squares {
+        if pos.pawn_can_take_on(game, pos.side, sq) {
+            pos.ep.set(sq);
+            pos.ep_victim = victim as u16;
+        }
     }
     Ok(())
+}
+
+/// Splits an en-passant field into square names: `e3`, or several run together (`e3e4`).
+fn split_squares(text: &str) -> Vec<&str> {
+    let starts: Vec<usize> = text
+        .char_indices()
+        .filter(|&(i, c)| {
+            c.is_ascii_lowercase() && (i == 0 || text[..i].ends_with(|p: char| p.is_ascii_digit()))
+        })
+        .map(|(i, _)| i)
+        .collect();
+    starts
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| &text[i..starts.get(k + 1).copied().unwrap_or(text.len())])
+        .collect()
+}
+
+/// The pawn that skipped the en-passant `squares`: the first piece on their file beyond
+/// them, seen from the side to move, which must be an enemy pawn; the squares must be
+/// empty and on one file.
+fn ep_victim<const W: usize>(
+    game: &Game<W>,
+    pos: &Position<W>,
+    squares: &[usize],
+) -> Option<usize> {
+    let g = &game.geo;
+    let file = g.file(*squares.first()?);
+    if squares
+        .iter()
+        .any(|&s| g.file(s) != file || pos.board[s] != 0)
+    {
+        return None;
+    }
+    // The victim stands beyond the skipped squares, seen from the side to move.
+    let (dy, start) = if pos.side == WHITE {
+        (-1, *squares.iter().min_by_key(|&&s| g.rank(s))?)
+    } else {
+        (1, *squares.iter().max_by_key(|&&s| g.rank(s))?)
+    };
+    // A pawn skips at most `MAX_EP_SQUARES` squares, some of them perhaps not e.p. squares.
+    let sq = (1..=MAX_EP_SQUARES as i32)
+        .filter_map(|k| g.offset(start, 0, k * dy))
+        .find(|&sq| pos.board[sq] != 0)?;
+    let code = pos.board[sq];
+    (crate::rules::position::color_of(code) != pos.side && game.is_pawn[code as usize - 1])
+        .then_some(sq)
 }
 
 /// Positions that no game can reach under check rules are refused: a side without a

@@ -3,7 +3,7 @@
 //! detection, promotion zones and Zobrist keys. `Game<W>` is generic over the bitboard
 //! width so that everything built on it is monomorphised per board size.
 
-use crate::core::{Bitboard, Color, Geometry, WHITE};
+use crate::core::{Bitboard, Color, Geometry, Move, MoveKind, WHITE};
 use crate::rules::betza::{self, Atom, Leg, Mode};
 use crate::rules::extension::Rules;
 use crate::rules::position::Position;
@@ -11,6 +11,7 @@ use crate::rules::reserves::Reserves;
 use crate::rules::spec::{Problem, PromotionStyle, Royalty, SpecError, VariantSpec};
 use crate::rules::stacks::Stacks;
 use crate::rules::zobrist::Zobrist;
+use arrayvec::ArrayVec;
 
 /// A slide along one direction, `min..=max` steps (`max == 0`: unlimited).
 #[derive(Clone, Copy, Debug)]
@@ -35,8 +36,12 @@ pub struct Special<const W: usize> {
     pub to: u16,
     pub path: Bitboard<W>,
     pub mode: Mode,
-    /// A pawn's double step: it gives the opponent an en-passant chance.
+    /// A pawn's initial step of two or more squares straight ahead: every square it
+    /// skips gives the opponent an en-passant chance.
     pub double_step: bool,
+    /// For a double step: the first square it skips (the move's aux; `make` finds the
+    /// others on the way to `to`).
+    pub first_skipped: u16,
 }
 
 /// A two-leg move: a leap to `via`, then a leap or slide from there.
@@ -46,6 +51,44 @@ pub struct TwoLeg {
     pub via_mode: Mode,
     pub second: Slide,
 }
+
+/// A move of three or more legs from one square: where its legs before the last land,
+/// then the last leg. A landing square that may hold either an empty square or an enemy
+/// gives two routes, so that each route captures a fixed set of pieces (its move text and
+/// its undo record then follow from the route alone).
+#[derive(Clone, Debug)]
+pub struct Route<const W: usize> {
+    /// Landing squares that must be empty.
+    pub empty: Bitboard<W>,
+    /// Landing squares that must hold an enemy, captured by the move.
+    pub captures: Bitboard<W>,
+    /// Where the last leg starts.
+    pub last_from: u16,
+    pub last: Slide,
+    /// The index of `captures` in `Game::route_captures` of the start square: the aux of
+    /// the `MultiLeg` moves the route makes.
+    pub capture_list: u16,
+}
+
+/// The squares a multi-leg move captures on before its last leg, in the order of its
+/// route (the move's text lists them so).
+#[derive(Clone, Debug)]
+pub struct RouteCaptures<const W: usize> {
+    pub set: Bitboard<W>,
+    pub squares: Vec<u16>,
+}
+
+/// Most pieces a move of several legs may capture before its last leg (`Undo` holds
+/// them).
+pub const MAX_ROUTE_CAPTURES: usize = 4;
+
+/// A path of a route's legs before the last: the landing squares with what each leg may
+/// find there, and the (White) direction of the last of those legs.
+type Landings = (Vec<(usize, Mode)>, (i32, i32));
+
+/// How a route's landing squares are met: the squares that must be empty, those that hold
+/// an enemy to capture, and the captures in route order.
+type StopState<const W: usize> = (Bitboard<W>, Bitboard<W>, Vec<u16>);
 
 /// Move tables of one piece type of one colour.
 #[derive(Clone, Debug)]
@@ -57,8 +100,11 @@ pub struct PieceTables<const W: usize> {
     pub specials: Vec<Vec<Special<W>>>,
     /// Per square: bent and multi-leg moves.
     pub two_legs: Vec<Vec<TwoLeg>>,
+    /// Per square: moves of three or more legs.
+    pub routes: Vec<Vec<Route<W>>>,
     pub has_specials: bool,
     pub has_two_legs: bool,
+    pub has_routes: bool,
 }
 
 /// Where and to what a piece of one colour promotes.
@@ -109,6 +155,11 @@ pub struct Game<const W: usize> {
     pub slide_capture: Vec<Option<Slide>>,
     /// Directions along which some piece of the colour captures by sliding.
     pub attack_dirs: [Vec<u8>; 2],
+    /// Per square: the capture sets of the multi-leg moves from it, indexed by the
+    /// `MultiLeg` move's aux (two routes that capture the same pieces make the same move).
+    pub route_captures: Vec<Vec<RouteCaptures<W>>>,
+    /// Some piece has moves of three or more legs (`PieceTables::routes`).
+    pub has_routes: bool,
     /// Pieces whose captures need explicit generation to detect attacks.
     pub complex_attackers: [Vec<usize>; 2],
     /// Each colour's last rank (the far side of the board).
@@ -166,6 +217,8 @@ impl<const W: usize> Game<W> {
             slide_capture: Vec::new(),
             attack_dirs: [Vec::new(), Vec::new()],
             complex_attackers: [Vec::new(), Vec::new()],
+            route_captures: vec![Vec::new(); squares],
+            has_routes: false,
             last_rank: [Bitboard::EMPTY; 2],
             rules: Rules::none(),
             reserves: Reserves::none(),
@@ -183,6 +236,7 @@ impl<const W: usize> Game<W> {
         for t in 0..types {
             for color in 0..2 {
                 let tables = g.compile_piece(&spec.pieces[t].atoms, color, t)?;
+                g.has_routes |= tables.has_routes;
                 g.tables.push(tables);
                 g.promotions.push(g.compile_promotion(t, color));
                 g.is_pawn.push(spec.pieces[t].pawn);
@@ -194,6 +248,15 @@ impl<const W: usize> Game<W> {
                     g.castlers[color].push(2 * t + color);
                 }
             }
+        }
+        // The stacking layer follows a carrier's captures on its last square and on a
+        // two-leg move's first; captures on the way of longer moves would leave passengers
+        // behind, so a game may not have both (no game needs them together).
+        if g.stacks.exist && g.has_routes {
+            return Err(SpecError::invalid(
+                &spec.name,
+                Problem::Key("carriers and moves of three or more legs in one game".into()),
+            ));
         }
         g.build_attack_tables();
         g.compile_last_ranks();
@@ -316,8 +379,10 @@ impl<const W: usize> Game<W> {
             slides: Vec::new(),
             specials: vec![Vec::new(); n],
             two_legs: vec![Vec::new(); n],
+            routes: vec![Vec::new(); n],
             has_specials: false,
             has_two_legs: false,
+            has_routes: false,
         };
         let name = self.spec.pieces[t].name.clone();
         let variant = self.spec.name.clone();
@@ -390,13 +455,15 @@ impl<const W: usize> Game<W> {
                                 && atom.initial
                                 && self.spec.pieces[t].pawn
                                 && dx == 0
-                                && dy.abs() == 2
+                                && dy.abs() >= 2
                                 && leg.mode == Mode::Move;
+                            let first_skipped = self.geo.offset(sq, 0, dy.signum());
                             tab.specials[sq].push(Special {
                                 to: to as u16,
                                 path,
                                 mode: leg.mode,
-                                double_step,
+                                double_step: double_step && first_skipped.is_some(),
+                                first_skipped: first_skipped.map_or(u16::MAX, |s| s as u16),
                             });
                             tab.has_specials = true;
                         }
@@ -431,10 +498,163 @@ impl<const W: usize> Game<W> {
                         }
                     }
                 }
-                _ => return Err(err("moves of more than two legs are not supported")),
+                legs => {
+                    if legs[..legs.len() - 1].iter().any(Leg::is_rider) {
+                        return Err(err("only the last leg of a move may slide"));
+                    }
+                    if atom.initial || legs.iter().any(|l| l.lame) {
+                        return Err(err("multi-leg moves cannot be lame or initial"));
+                    }
+                    self.compile_routes(legs, color, &mut tab)
+                        .map_err(|e| err(&e))?;
+                }
             }
         }
         Ok(tab)
+    }
+
+    /// Adds to `tab` the routes of a move of three or more `legs` from every square.
+    fn compile_routes(
+        &mut self,
+        legs: &[Leg],
+        color: Color,
+        tab: &mut PieceTables<W>,
+    ) -> Result<(), String> {
+        for sq in 0..self.squares {
+            if self.geo.holes[sq] {
+                continue;
+            }
+            let mut paths = Vec::new();
+            self.landings(sq, legs, color, None, &mut Vec::new(), &mut paths);
+            for (stops, prev) in paths {
+                let last = &legs[legs.len() - 1];
+                let last_from = stops.last().map_or(sq, |s| s.0);
+                for step in betza::continue_steps(last, prev) {
+                    let mut slide = self.slide_of(step, last, color);
+                    if !last.is_rider() {
+                        slide.max = 1;
+                    }
+                    for (empty, captures, order) in Self::stop_states(sq, &stops)? {
+                        let capture_list = self.capture_list(sq, captures, order)?;
+                        let route = Route {
+                            empty,
+                            captures,
+                            last_from: last_from as u16,
+                            last: slide,
+                            capture_list,
+                        };
+                        let routes = &mut tab.routes[sq];
+                        if !routes.iter().any(|r| Self::same_route(r, &route)) {
+                            routes.push(route);
+                            tab.has_routes = true;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Every path of the legs before the last from `sq`: the landing squares with what
+    /// each leg may find there, and the (White) direction of the last of them, which the
+    /// last leg turns from.
+    fn landings(
+        &self,
+        sq: usize,
+        legs: &[Leg],
+        color: Color,
+        prev: Option<(i32, i32)>,
+        stops: &mut Vec<(usize, Mode)>,
+        out: &mut Vec<Landings>,
+    ) {
+        let Some((leg, rest)) = legs.split_first() else {
+            return;
+        };
+        if rest.is_empty() {
+            out.push((stops.clone(), prev.expect("a route has two legs or more")));
+            return;
+        }
+        let steps = match prev {
+            None => leg.steps.clone(),
+            Some(p) => betza::continue_steps(leg, p),
+        };
+        let at = stops.last().map_or(sq, |s| s.0);
+        for s in steps {
+            let (dx, dy) = Self::orient(color, s);
+            let Some(next) = self.geo.offset(at, dx, dy) else {
+                continue;
+            };
+            stops.push((next, leg.mode));
+            self.landings(sq, rest, color, Some(s), stops, out);
+            stops.pop();
+        }
+    }
+
+    /// The ways the landing squares `stops` of a route from `sq` can be met: which must
+    /// be empty and which hold an enemy to capture (with the captures in route order). A
+    /// square the route has already left (its start, or a square it landed on before) is
+    /// empty by then: a leg that must capture there makes no route.
+    fn stop_states(sq: usize, stops: &[(usize, Mode)]) -> Result<Vec<StopState<W>>, String> {
+        let mut states = vec![(Bitboard::EMPTY, Bitboard::EMPTY, Vec::new())];
+        for &(stop, mode) in stops {
+            let mut next = Vec::new();
+            for (empty, captures, order) in states {
+                let left = stop == sq || empty.has(stop) || captures.has(stop);
+                if mode.can_move() {
+                    let mut e: Bitboard<W> = empty;
+                    if !left {
+                        e.set(stop);
+                    }
+                    next.push((e, captures, order.clone()));
+                }
+                if !left && mode.can_capture() {
+                    let mut c: Bitboard<W> = captures;
+                    c.set(stop);
+                    let mut o: Vec<u16> = order.clone();
+                    o.push(stop as u16);
+                    if o.len() > MAX_ROUTE_CAPTURES {
+                        return Err(format!(
+                            "a move may capture on at most {MAX_ROUTE_CAPTURES} squares before its last leg"
+                        ));
+                    }
+                    next.push((empty, c, o));
+                }
+            }
+            states = next;
+        }
+        Ok(states)
+    }
+
+    /// The index of the capture set `captures` among those of moves from `sq`, added if
+    /// new.
+    fn capture_list(
+        &mut self,
+        sq: usize,
+        captures: Bitboard<W>,
+        order: Vec<u16>,
+    ) -> Result<u16, String> {
+        let lists = &mut self.route_captures[sq];
+        if let Some(i) = lists.iter().position(|l| l.set == captures) {
+            return Ok(i as u16);
+        }
+        if lists.len() >= 512 {
+            return Err("more than 512 capture sets of multi-leg moves from one square".into());
+        }
+        lists.push(RouteCaptures {
+            set: captures,
+            squares: order,
+        });
+        Ok((lists.len() - 1) as u16)
+    }
+
+    fn same_route(a: &Route<W>, b: &Route<W>) -> bool {
+        a.empty == b.empty
+            && a.captures == b.captures
+            && a.last_from == b.last_from
+            && a.last.dir == b.last.dir
+            && a.last.min == b.last.min
+            && a.last.max == b.last.max
+            && a.last.mode == b.last.mode
     }
 
     /// Squares a lame leap passes over: the orthogonal/diagonal line for straight leaps,
@@ -518,7 +738,12 @@ impl<const W: usize> Game<W> {
                     .two_legs
                     .iter()
                     .flatten()
-                    .any(|l| l.via_mode.can_capture() || l.second.mode.can_capture());
+                    .any(|l| l.via_mode.can_capture() || l.second.mode.can_capture())
+                || tab
+                    .routes
+                    .iter()
+                    .flatten()
+                    .any(|r| r.captures.any() || r.last.mode.can_capture());
             if complex {
                 self.complex_attackers[color].push(pc);
             }
@@ -535,6 +760,26 @@ impl<const W: usize> Game<W> {
                 self.last_rank[1].set(sq);
             }
         }
+    }
+
+    /// The squares on which `m` captures besides `to`: an en-passant victim's, a two-leg
+    /// move's intermediate square, a multi-leg move's captures on its way (in route order).
+    #[inline]
+    pub fn captures_on_the_way(&self, m: Move) -> ArrayVec<u16, MAX_ROUTE_CAPTURES> {
+        let mut out = ArrayVec::new();
+        match m.kind() {
+            MoveKind::EnPassant | MoveKind::TwoLeg => out.push(m.aux() as u16),
+            MoveKind::MultiLeg => {
+                out.extend(
+                    self.route_captures[m.from()][m.aux()]
+                        .squares
+                        .iter()
+                        .copied(),
+                );
+            }
+            _ => {}
+        }
+        out
     }
 
     /// Whether the last royal must be kept out of attack.

@@ -10,7 +10,7 @@
 use crate::core::{Bitboard, Color, Move, MoveKind};
 use crate::rules::betza::Mode;
 use crate::rules::game::{Game, Slide};
-use crate::rules::position::{NO_SQ, Position, color_of};
+use crate::rules::position::{Position, color_of};
 use crate::rules::spec::{PromotionStyle, RepetitionRule};
 use arrayvec::ArrayVec;
 
@@ -158,6 +158,34 @@ impl<const W: usize> Game<W> {
                 out |= self.slide_targets(&l.second, via, occ) & enemy;
             }
         }
+        if tab.has_routes {
+            out |= self.route_captures_from(pc, from, occ, enemy);
+        }
+        out
+    }
+
+    /// Squares on which the routes (moves of three or more legs) of the piece `pc` on
+    /// `from` capture, the board being `occ` (without the piece) and `enemy`.
+    #[inline(never)]
+    fn route_captures_from(
+        &self,
+        pc: usize,
+        from: usize,
+        occ: Bitboard<W>,
+        enemy: Bitboard<W>,
+    ) -> Bitboard<W> {
+        let mut out = Bitboard::EMPTY;
+        for r in &self.tables[pc].routes[from] {
+            if r.empty.intersects(&occ) || (r.captures & enemy) != r.captures {
+                continue;
+            }
+            out |= r.captures;
+            if r.last.mode.can_capture() {
+                let after = occ.andnot(r.captures);
+                let reach = self.slide_targets(&r.last, r.last_from as usize, after);
+                out |= reach & enemy.andnot(r.captures);
+            }
+        }
         out
     }
 
@@ -197,7 +225,7 @@ impl<const W: usize> Game<W> {
                         };
                         if fits && !s.path.intersects(&occ) {
                             if s.double_step {
-                                let skipped = (from + to) / 2;
+                                let skipped = s.first_skipped as usize;
                                 list.push(Move::with_aux(from, to, skipped, MoveKind::DoubleStep));
                             } else {
                                 targets.set(to);
@@ -219,7 +247,10 @@ impl<const W: usize> Game<W> {
                 }
             }
         }
-        if pos.ep != NO_SQ {
+        if self.has_routes {
+            self.all_route_moves(pos, list, &mut passed);
+        }
+        if pos.ep.any() {
             self.en_passant_moves(pos, list);
         }
         if pos.castling >> (2 * us) & 3 != 0 {
@@ -313,20 +344,97 @@ impl<const W: usize> Game<W> {
         }
     }
 
-    fn en_passant_moves(&self, pos: &Position<W>, list: &mut MoveList) {
-        let ep = pos.ep as usize;
+    /// Moves of three or more legs of every piece of the side to move (kept out of the
+    /// main loop: only games with such pieces pay for them).
+    #[inline(never)]
+    fn all_route_moves(&self, pos: &Position<W>, list: &mut MoveList, passed: &mut bool) {
         for t in 0..self.types {
             let pc = 2 * t + pos.side;
-            if !self.is_pawn[pc] {
+            if self.tables[pc].has_routes {
+                for from in pos.by_piece[pc] {
+                    self.route_moves(pos, pc, from, list, passed);
+                }
+            }
+        }
+    }
+
+    /// Moves of three or more legs of the piece on `from`. A route that captures on its way makes a `MultiLeg` move, whose
+    /// aux names the pieces it takes; one that only passes empty squares makes an
+    /// ordinary move (or the pass, when it returns to `from`). A move another route or an
+    /// ordinary move of the piece already made is not repeated.
+    fn route_moves(
+        &self,
+        pos: &Position<W>,
+        pc: usize,
+        from: usize,
+        list: &mut MoveList,
+        passed: &mut bool,
+    ) {
+        let us = pc & 1;
+        let mut occ = pos.occupied();
+        occ.clear(from);
+        let own = pos.by_color[us].andnot(Bitboard::from_square(from));
+        for r in &self.tables[pc].routes[from] {
+            let enemy = pos.by_color[us ^ 1];
+            if r.empty.intersects(&occ) || (r.captures & enemy) != r.captures {
                 continue;
             }
-            for from in self.reverse_leaps[pc * self.squares + ep] & pos.by_piece[pc] {
-                list.push(Move::with_aux(
-                    from,
-                    ep,
-                    pos.ep_victim as usize,
-                    MoveKind::EnPassant,
-                ));
+            // The pieces taken on the way are gone when the last leg moves.
+            let occ = occ.andnot(r.captures);
+            let enemy = enemy.andnot(r.captures);
+            let reach = self.slide_targets(&r.last, r.last_from as usize, occ);
+            let targets = match r.last.mode {
+                Mode::Both => reach.andnot(own),
+                Mode::Move => reach.andnot(occ),
+                Mode::Capture => reach & enemy,
+            };
+            for to in targets {
+                if r.captures.any() {
+                    let m = Move::with_aux(from, to, r.capture_list as usize, MoveKind::MultiLeg);
+                    if !list.contains(&m) {
+                        list.push(m);
+                    }
+                } else if to == from {
+                    if !*passed {
+                        *passed = true;
+                        list.push(Move::with_aux(
+                            from,
+                            from,
+                            r.last_from as usize,
+                            MoveKind::Pass,
+                        ));
+                    }
+                } else if !list
+                    .iter()
+                    .any(|m| m.from() == from && m.to() == to && m.kind() == MoveKind::Normal)
+                {
+                    if self.promotions[pc].is_some() {
+                        self.push_promotions(pos, pc, from, to, list);
+                    } else {
+                        list.push(Move::new(from, to, MoveKind::Normal));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Captures by pawns onto any of the en-passant squares, taking the pawn that skipped
+    /// them.
+    fn en_passant_moves(&self, pos: &Position<W>, list: &mut MoveList) {
+        for ep in pos.ep {
+            for t in 0..self.types {
+                let pc = 2 * t + pos.side;
+                if !self.is_pawn[pc] {
+                    continue;
+                }
+                for from in self.reverse_leaps[pc * self.squares + ep] & pos.by_piece[pc] {
+                    list.push(Move::with_aux(
+                        from,
+                        ep,
+                        pos.ep_victim as usize,
+                        MoveKind::EnPassant,
+                    ));
+                }
             }
         }
     }
@@ -471,6 +579,9 @@ impl<const W: usize> Game<W> {
                     if s.to as usize == king && s.mode.can_capture() {
                         lines |= s.path;
                     }
+                }
+                if tab.has_routes && !tab.routes[from].is_empty() {
+                    return None; // Routes of several landing squares: test every move.
                 }
                 for l in &tab.two_legs[from] {
                     let (via, d) = (l.via as usize, l.second.dir as usize);

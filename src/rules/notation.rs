@@ -1,8 +1,9 @@
 //! Move text in coordinate notation: `e2e4`, promotions `e7e8q` (the new piece's letter)
 //! or `d6d7+` (shogi-style promotion to a `+` piece), castling as the king's move, and
-//! two-leg moves as `f5f6,f6f7`, drops as `P@e5` (the piece's letter in upper case,
-//! whichever side drops; lower case is accepted). Input is matched against the legal moves, so a text is
-//! accepted exactly when it names one of them.
+//! moves of several legs as `f5f6,f6f7` (a leg ends on each square captured on the way),
+//! drops as `P@e5` (the piece's letter in upper case, whichever side drops; lower case is
+//! accepted). Input is matched against the legal moves, so a text is accepted exactly when
+//! it names one of them.
 
 use crate::core::{Move, MoveKind};
 use crate::rules::game::Game;
@@ -40,6 +41,7 @@ impl<const W: usize> Game<W> {
                 let letter = self.spec.pieces[m.aux()].letter.to_ascii_uppercase();
                 format!("{letter}@{}", g.name(m.to()))
             }
+            MoveKind::MultiLeg => self.legs_text(m),
             // A rule-defined move is written as its rule says.
             MoveKind::Rule => return self.rule_move_text(m),
             _ => format!("{}{}", g.name(m.from()), g.name(m.to())),
@@ -53,6 +55,21 @@ impl<const W: usize> Game<W> {
             }
         }
         s
+    }
+
+    /// A multi-leg move as its legs from capture to capture: `a1b2,b2c3,c3d4` (the
+    /// squares it captures on between its start and its end).
+    fn legs_text(&self, m: Move) -> String {
+        let g = &self.geo;
+        let stops: Vec<usize> = std::iter::once(m.from())
+            .chain(self.captures_on_the_way(m).iter().map(|&s| s as usize))
+            .chain(std::iter::once(m.to()))
+            .collect();
+        stops
+            .windows(2)
+            .map(|w| format!("{}{}", g.name(w[0]), g.name(w[1])))
+            .collect::<Vec<_>>()
+            .join(",")
     }
 
     /// True for `@@@@`, or `a,b` legs that step from a piece of the side to move to an
@@ -85,23 +102,49 @@ impl<const W: usize> Game<W> {
         }
     }
 
-    /// `a b,b c` where `b` is empty and `c` differs from `a` is the plain move `a c` (a
-    /// double move whose first step lands on an empty square is the jump); any promotion
-    /// suffix is kept.
+    /// Legs `a b,b c,...` with their intermediate squares that are empty left out: a leg
+    /// that lands on an empty square only passes on (`a b,b c` with `b` empty is the jump
+    /// `a c`). Any promotion suffix is kept; `None` when nothing is left out, or when all
+    /// would be and the move would end where it began (the pass).
     fn plain_jump_text(&self, pos: &Position<W>, text: &str) -> Option<String> {
-        let (first, second) = text.split_once(',')?;
-        let (a, b) = split_leg(first)?;
-        if !second.is_ascii() {
+        let legs: Vec<&str> = text.split(',').collect();
+        let (last, inner) = legs.split_last().filter(|(_, inner)| !inner.is_empty())?;
+        let mut kept = Vec::new();
+        let mut dropped = false;
+        let mut at = None;
+        for leg in inner {
+            let (a, b) = split_leg(leg)?;
+            if at.is_some_and(|at| at != a) {
+                return None;
+            }
+            if kept.is_empty() {
+                kept.push(a);
+            }
+            if pos.board[self.geo.parse_square(b).ok()?] == 0 {
+                dropped = true;
+            } else {
+                kept.push(b);
+            }
+            at = Some(b);
+        }
+        if !last.is_ascii() {
             return None;
         }
-        let via = self.geo.parse_square(b).ok()?;
-        let rest = second.strip_prefix(b)?;
+        let rest = last.strip_prefix(at?)?;
         let end: String = rest
             .chars()
             .take_while(|c| c.is_ascii_alphanumeric())
             .collect();
         let suffix = &rest[end.len()..];
-        (pos.board[via] == 0 && end != a && !end.is_empty()).then(|| format!("{a}{end}{suffix}"))
+        if !dropped || end.is_empty() || (kept.len() == 1 && end == kept[0]) {
+            return None;
+        }
+        let mut out: Vec<String> = kept
+            .windows(2)
+            .map(|w| format!("{}{}", w[0], w[1]))
+            .collect();
+        out.push(format!("{}{end}{suffix}", kept[kept.len() - 1]));
+        Some(out.join(","))
     }
 
     /// Finds the legal move written as `text`. A trailing `=` (decline promotion) is

@@ -1,7 +1,7 @@
 //! The end of a game as the variant's rule flags define it: mate, stalemate, loss of the
 //! last royal, bare king, the move rule and repetition.
 
-use crate::core::{Color, MoveKind};
+use crate::core::Color;
 use crate::rules::game::Game;
 use crate::rules::movegen::MoveList;
 use crate::rules::position::Position;
@@ -93,8 +93,10 @@ impl<const W: usize> Game<W> {
                 let rebare = others.count() == 1
                     && moves.iter().any(|m| {
                         others.has(m.to())
-                            || (matches!(m.kind(), MoveKind::TwoLeg | MoveKind::EnPassant)
-                                && others.has(m.aux()))
+                            || self
+                                .captures_on_the_way(*m)
+                                .iter()
+                                .any(|&sq| others.has(sq as usize))
                     });
                 if rebare {
                     None

@@ -3,10 +3,14 @@
 //! place; `Undo` holds what a move destroys.
 
 use crate::core::{Bitboard, Color, Move, MoveKind};
-use crate::rules::game::Game;
+use crate::rules::game::{Game, MAX_ROUTE_CAPTURES};
 
 /// "No square" for en passant and castling fields.
 pub const NO_SQ: u16 = u16::MAX;
+
+/// Most en-passant squares a position has: a pawn's step is a leap of four squares at
+/// most (Betza leaps go up to (4,4)), so it skips three squares at most.
+pub const MAX_EP_SQUARES: usize = 3;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position<const W: usize> {
@@ -24,8 +28,9 @@ pub struct Position<const W: usize> {
     pub castle_rooks: [u16; 4],
     /// Bit i set: right i (see `castle_rooks`) still exists.
     pub castling: u8,
-    /// The square a double-stepping pawn skipped, if an enemy pawn can take it there.
-    pub ep: u16,
+    /// The squares a pawn's initial step of two or more squares skipped on which an enemy
+    /// pawn can take it en passant (empty: none).
+    pub ep: Bitboard<W>,
     /// The square of that pawn.
     pub ep_victim: u16,
     pub halfmove: u32,
@@ -57,17 +62,33 @@ pub struct Undo {
     /// The passengers of the carriers captured on `captured_sq` and on the two-leg
     /// move's intermediate square (0 for none).
     pub(crate) passengers: [u8; 2],
-    /// The reserves `captured`, `via_captured` and the two `passengers` went to
-    /// (`u8::MAX`: none).
-    stashed: [u8; 4],
+    /// The reserves `captured`, `via_captured`, the two `passengers` and the
+    /// `route_captured` went to (`u8::MAX`: none).
+    stashed: [u8; 4 + MAX_ROUTE_CAPTURES],
     actions: u8,
+    /// The pieces a multi-leg move captured before its last leg, on the squares its
+    /// capture list names (`Game::route_captures`), in that order.
+    pub(crate) route_captured: [u8; MAX_ROUTE_CAPTURES],
     castling: u8,
-    ep: u16,
+    /// The en-passant squares before the move (`NO_SQ` for none).
+    ep: [u16; MAX_EP_SQUARES],
     ep_victim: u16,
     halfmove: u32,
     fullmove: u32,
     rule_state: u16,
     key: u64,
+}
+
+impl Undo {
+    /// Every piece the move took (0s included), in the order of `stashed`.
+    fn taken(&self) -> [u8; 4 + MAX_ROUTE_CAPTURES] {
+        let mut all = [0; 4 + MAX_ROUTE_CAPTURES];
+        all[0] = self.captured;
+        all[1] = self.via_captured;
+        all[2..4].copy_from_slice(&self.passengers);
+        all[4..].copy_from_slice(&self.route_captured);
+        all
+    }
 }
 
 /// The colour of a non-empty board code.
@@ -87,7 +108,7 @@ impl<const W: usize> Position<W> {
             actions: 0,
             castle_rooks: [NO_SQ; 4],
             castling: 0,
-            ep: NO_SQ,
+            ep: Bitboard::EMPTY,
             ep_victim: NO_SQ,
             halfmove: 0,
             fullmove: 1,
@@ -168,9 +189,7 @@ impl<const W: usize> Position<W> {
         }
         k ^= game.turn_key(self.actions);
         k ^= z.castling[self.castling as usize];
-        if self.ep != NO_SQ {
-            k ^= z.ep[self.ep as usize];
-        }
+        k ^= Self::ep_key(game, self.ep);
         if game.reserves.exist() {
             k ^= self.reserves_key(game);
         }
@@ -178,6 +197,13 @@ impl<const W: usize> Position<W> {
             k ^= self.stacks_key(game);
         }
         k ^ z.rule_state(self.rule_state)
+    }
+
+    /// The key part of the en-passant squares `ep`: each square's key (one square keeps
+    /// the key it always had).
+    #[inline(always)]
+    fn ep_key(game: &Game<W>, ep: Bitboard<W>) -> u64 {
+        ep.iter().fold(0, |k, sq| k ^ game.zobrist.ep[sq])
     }
 
     /// Sets the rule state to `state`, updating `key` (a key being built by `make`).
@@ -218,10 +244,11 @@ impl<const W: usize> Position<W> {
             captured_sq: NO_SQ,
             via_captured: 0,
             passengers: [0; 2],
-            stashed: [u8::MAX; 4],
+            stashed: [u8::MAX; 4 + MAX_ROUTE_CAPTURES],
             actions: self.actions,
+            route_captured: [0; MAX_ROUTE_CAPTURES],
             castling: self.castling,
-            ep: self.ep,
+            ep: [NO_SQ; MAX_EP_SQUARES],
             ep_victim: self.ep_victim,
             halfmove: self.halfmove,
             fullmove: self.fullmove,
@@ -230,10 +257,9 @@ impl<const W: usize> Position<W> {
         };
         self.history.push(self.key);
         let mut key = self.key ^ z.side;
-        if self.ep != NO_SQ {
-            key ^= z.ep[self.ep as usize];
-            self.ep = NO_SQ;
-            self.ep_victim = NO_SQ;
+        if self.ep.any() {
+            key ^= Self::ep_key(game, self.ep);
+            u.ep = self.take_ep();
         }
         let kind = m.kind();
         if kind == MoveKind::Pass {
@@ -269,13 +295,18 @@ impl<const W: usize> Position<W> {
                         }
                     }
                 }
+                MoveKind::MultiLeg => {
+                    let list = &game.route_captures[from][m.aux()];
+                    for (i, &sq) in list.squares.iter().enumerate() {
+                        u.route_captured[i] = self.remove(sq as usize);
+                        key ^= z.piece(u.route_captured[i], sq as usize);
+                    }
+                }
                 _ => {}
             }
             self.displace(game, m, &mut u, &mut key);
-            if kind == MoveKind::DoubleStep && self.pawn_can_take_on(game, self.side ^ 1, m.aux()) {
-                self.ep = m.aux() as u16;
-                self.ep_victim = to as u16;
-                key ^= z.ep[m.aux()];
+            if kind == MoveKind::DoubleStep {
+                self.set_en_passant(game, m, &mut key);
             }
         }
         if game.reserves.exist() && kind != MoveKind::Drop {
@@ -298,7 +329,7 @@ impl<const W: usize> Position<W> {
             game.rules_after_make(self, &u, &mut key);
         }
         let pawn = game.is_pawn[moved as usize - 1];
-        let captured = u.captured != 0 || u.via_captured != 0;
+        let captured = u.captured != 0 || u.via_captured != 0 || u.route_captured[0] != 0;
         // Counters saturate: a FEN may start them anywhere.
         self.halfmove = if pawn || captured {
             0
@@ -355,8 +386,7 @@ impl<const W: usize> Position<W> {
     /// Sends what `make` captured to the reserves the game sends captures to.
     fn stash_captures(&mut self, game: &Game<W>, u: &mut Undo, key: &mut u64) {
         let captor = self.side;
-        let taken = [u.captured, u.via_captured, u.passengers[0], u.passengers[1]];
-        for (i, code) in taken.into_iter().enumerate() {
+        for (i, code) in u.taken().into_iter().enumerate() {
             if code != 0 {
                 u.stashed[i] = self.stash(game, captor, code, key);
             }
@@ -420,8 +450,7 @@ impl<const W: usize> Position<W> {
         self.actions = u.actions;
         let (from, to) = (m.from(), m.to());
         if game.reserves.exist() {
-            let taken = [u.captured, u.via_captured, u.passengers[0], u.passengers[1]];
-            for (code, reserve) in taken.into_iter().zip(u.stashed) {
+            for (code, reserve) in u.taken().into_iter().zip(u.stashed) {
                 self.unstash(game, reserve, code);
             }
         }
@@ -440,9 +469,15 @@ impl<const W: usize> Position<W> {
             game.unmake_rule_move(self, m, &u);
         } else {
             self.undisplace(m, &u);
+            if m.kind() == MoveKind::MultiLeg {
+                let list = &game.route_captures[from][m.aux()];
+                for (&sq, &code) in list.squares.iter().zip(&u.route_captured) {
+                    self.put(sq as usize, code);
+                }
+            }
         }
         self.castling = u.castling;
-        self.ep = u.ep;
+        self.restore_ep(&u.ep);
         self.ep_victim = u.ep_victim;
         self.halfmove = u.halfmove;
         self.rule_state = u.rule_state;
@@ -452,16 +487,17 @@ impl<const W: usize> Position<W> {
 
     /// Passes the turn (a null move, for the search); returns the undo record.
     pub fn make_null(&mut self, game: &Game<W>) -> Undo {
-        let u = Undo {
+        let mut u = Undo {
             moved: 0,
             captured: 0,
             captured_sq: NO_SQ,
             via_captured: 0,
             passengers: [0; 2],
-            stashed: [u8::MAX; 4],
+            stashed: [u8::MAX; 4 + MAX_ROUTE_CAPTURES],
             actions: self.actions,
+            route_captured: [0; MAX_ROUTE_CAPTURES],
             castling: self.castling,
-            ep: self.ep,
+            ep: [NO_SQ; MAX_EP_SQUARES],
             ep_victim: self.ep_victim,
             halfmove: self.halfmove,
             fullmove: self.fullmove,
@@ -475,10 +511,9 @@ impl<const W: usize> Position<W> {
             self.key ^= game.zobrist.rule_state(cleared);
             self.rule_state ^= cleared;
         }
-        if self.ep != NO_SQ {
-            self.key ^= game.zobrist.ep[self.ep as usize];
-            self.ep = NO_SQ;
-            self.ep_victim = NO_SQ;
+        if self.ep.any() {
+            self.key ^= Self::ep_key(game, self.ep);
+            u.ep = self.take_ep();
         }
         self.halfmove = self.halfmove.saturating_add(1);
         self.side ^= 1;
@@ -489,11 +524,51 @@ impl<const W: usize> Position<W> {
     pub fn unmake_null(&mut self, u: Undo) {
         self.side ^= 1;
         self.rule_state = u.rule_state;
-        self.ep = u.ep;
+        self.restore_ep(&u.ep);
         self.ep_victim = u.ep_victim;
         self.halfmove = u.halfmove;
         self.key = u.key;
         self.history.pop();
+    }
+
+    /// Clears the en-passant squares and returns them for the undo record.
+    #[inline(always)]
+    fn take_ep(&mut self) -> [u16; MAX_EP_SQUARES] {
+        let mut saved = [NO_SQ; MAX_EP_SQUARES];
+        for (slot, sq) in saved.iter_mut().zip(self.ep) {
+            *slot = sq as u16;
+        }
+        self.ep = Bitboard::EMPTY;
+        self.ep_victim = NO_SQ;
+        saved
+    }
+
+    /// Sets the en-passant squares saved by `take_ep`.
+    #[inline(always)]
+    fn restore_ep(&mut self, saved: &[u16; MAX_EP_SQUARES]) {
+        self.ep = Bitboard::EMPTY;
+        for &sq in saved.iter().take_while(|&&sq| sq != NO_SQ) {
+            self.ep.set(sq as usize);
+        }
+    }
+
+    /// After the pawn's step `m` (a `DoubleStep`, aux the first square it skipped): the
+    /// squares it skipped on which an enemy pawn could take it become the en-passant
+    /// squares. The step is straight along a file, so the skipped squares lie at equal
+    /// index distances from `from` up to `to`.
+    fn set_en_passant(&mut self, game: &Game<W>, m: Move, key: &mut u64) {
+        let (from, to, first) = (m.from(), m.to(), m.aux());
+        let stride = first as isize - from as isize;
+        let mut sq = first;
+        while sq != to {
+            debug_assert!(self.ep.count() < MAX_EP_SQUARES as u32);
+            if self.pawn_can_take_on(game, self.side ^ 1, sq) {
+                self.ep.set(sq);
+                *key ^= game.zobrist.ep[sq];
+                self.ep_victim = to as u16;
+            }
+            sq = (sq as isize + stride) as usize;
+        }
     }
 
     /// True when a pawn of `color` could capture on the en-passant square `ep` (only then

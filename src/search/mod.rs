@@ -526,7 +526,7 @@ impl<'a, const W: usize> Worker<'a, W> {
 
     fn is_capture(&self, m: Move) -> bool {
         match m.kind() {
-            MoveKind::EnPassant | MoveKind::TwoLeg => true,
+            MoveKind::EnPassant | MoveKind::TwoLeg | MoveKind::MultiLeg => true,
             MoveKind::Pass | MoveKind::Castle => false,
             MoveKind::Rule => self.game.rule_move_removes(&self.pos, m).is_some_and(|sq| {
                 let code = self.pos.board[sq];
@@ -544,7 +544,13 @@ impl<'a, const W: usize> Worker<'a, W> {
         let e = self.eval;
         let b = &self.pos.board;
         let mut v = match m.kind() {
-            MoveKind::EnPassant | MoveKind::TwoLeg => e.value_of(b[m.aux()]),
+            MoveKind::EnPassant | MoveKind::TwoLeg | MoveKind::MultiLeg => {
+                let on_the_way = self.game.captures_on_the_way(m);
+                on_the_way
+                    .iter()
+                    .map(|&sq| e.value_of(b[sq as usize]))
+                    .sum()
+            }
             _ => 0,
         };
         let removed = match m.kind() {

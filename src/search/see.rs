@@ -44,7 +44,11 @@ pub fn see<const W: usize>(game: &Game<W>, eval: &Eval, pos: &Position<W>, m: Mo
     let (from, to) = (m.from(), m.to());
     if m.kind() != MoveKind::Normal || pos.board[to] == 0 {
         return match m.kind() {
-            MoveKind::TwoLeg | MoveKind::EnPassant => eval.value_of(pos.board[m.aux()]),
+            MoveKind::TwoLeg | MoveKind::EnPassant | MoveKind::MultiLeg => game
+                .captures_on_the_way(m)
+                .iter()
+                .map(|&sq| eval.value_of(pos.board[sq as usize]))
+                .sum(),
             _ => 0,
         };
     }

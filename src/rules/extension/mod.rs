@@ -467,7 +467,11 @@ impl<const W: usize> Game<W> {
             let immune = self.immune(pos);
             list.retain(|m| {
                 let takes = (m.to() != m.from() && immune.has(m.to()))
-                    || (m.kind() == MoveKind::TwoLeg && immune.has(m.aux()));
+                    || (matches!(m.kind(), MoveKind::TwoLeg | MoveKind::MultiLeg)
+                        && self
+                            .captures_on_the_way(*m)
+                            .iter()
+                            .any(|&sq| immune.has(sq as usize)));
                 !takes
             });
         }
