@@ -256,6 +256,9 @@ impl<const W: usize> Game<W> {
         if pos.castling >> (2 * us) & 3 != 0 {
             self.castling_moves(pos, list);
         }
+        if self.reserves.exist() {
+            self.drop_moves(pos, list);
+        }
     }
 
     /// Adds the move from-to with every promotion it may or must make.
@@ -517,9 +520,6 @@ impl<const W: usize> Game<W> {
             return;
         }
         self.pseudo_moves(pos, list);
-        if self.reserves.exist() {
-            self.drop_moves(pos, list);
-        }
         if !self.rules.is_empty() {
             self.rule_moves(pos, list);
         }
