@@ -17,10 +17,11 @@ use std::time::{Duration, Instant};
 /// Lion's double capture, `pass` for a pass).
 pub fn readable<const W: usize>(game: &Game<W>, pos: &Position<W>, m: Move) -> String {
     let g = &game.geo;
-    let piece = piece_symbol(game, pos.board[m.from()]).to_ascii_uppercase();
+    let piece = piece_symbol(game, pos.mover(m)).to_ascii_uppercase();
     let sep = |sq: usize| if pos.board[sq] != 0 { "x" } else { "-" };
     let mut s = match m.kind() {
         MoveKind::Pass => return "pass".to_string(),
+        MoveKind::Drop => format!("{piece}@{}", g.name(m.to())),
         MoveKind::Castle => format!("{piece}{}-{} (castles)", g.name(m.from()), g.name(m.to())),
         MoveKind::TwoLeg if m.to() == m.from() => {
             format!("{piece}{}x{}!", g.name(m.from()), g.name(m.aux()))

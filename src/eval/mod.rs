@@ -167,6 +167,9 @@ impl Eval {
                 }
             }
         }
+        if game.reserves.exist() {
+            self.add_reserves(game, pos, &mut score);
+        }
         // Each side's royals, found once for the mop-up and the shelter terms.
         let royals = [pos.royals(game, 0), pos.royals(game, 1)];
         for (color, s) in score.iter_mut().enumerate() {
@@ -181,6 +184,22 @@ impl Eval {
             }
         }
         score[pos.side] - score[pos.side ^ 1] + TEMPO
+    }
+
+    /// Pieces in a side's reserve count at their value: a drop can put them anywhere.
+    #[cold]
+    fn add_reserves<const W: usize>(
+        &self,
+        game: &Game<W>,
+        pos: &Position<W>,
+        score: &mut [i32; 2],
+    ) {
+        for (color, s) in score.iter_mut().enumerate() {
+            for t in 0..game.types {
+                let held = pos.in_reserve(game, color, t) as i32;
+                *s += held * self.values[t];
+            }
+        }
     }
 
     /// The mop-up bonus of `strong` when the opponent has only royal pieces left and

@@ -26,10 +26,54 @@ pub fn board_text<const W: usize>(game: &Game<W>, pos: &Position<W>) -> String {
     for file in 0..g.width {
         out += &format!("  {}", (b'a' + file as u8) as char);
     }
+    let action = if pos.actions > 0 {
+        format!(" (action {} of the turn)", pos.actions + 1)
+    } else {
+        String::new()
+    };
     out += &format!(
-        "\n{} to move   {}\n",
+        "\n{} to move{action}   {}\n",
         if pos.side == 0 { "White" } else { "Black" },
         pos.to_fen(game)
     );
+    out += &reserves_text(game, pos);
+    out += &passengers_text(game, pos);
     out
+}
+
+/// One line per non-empty reserve: `In hand, White: Q R R`.
+fn reserves_text<const W: usize>(game: &Game<W>, pos: &Position<W>) -> String {
+    let names = ["White", "Black", "neutral"];
+    let mut out = String::new();
+    for (reserve, name) in names.iter().enumerate().take(game.reserves.count) {
+        let pieces: Vec<String> = (0..game.types)
+            .flat_map(|t| {
+                let symbol = piece_symbol(game, (2 * t + reserve % 2 + 1) as u8);
+                std::iter::repeat_n(symbol, pos.in_reserve(game, reserve, t) as usize)
+            })
+            .collect();
+        if !pieces.is_empty() {
+            out += &format!("In hand, {name}: {}\n", pieces.join(" "));
+        }
+    }
+    out
+}
+
+/// The passengers: `Carried: c3 N, f6 n`.
+fn passengers_text<const W: usize>(game: &Game<W>, pos: &Position<W>) -> String {
+    let riders: Vec<String> = (0..game.squares)
+        .filter(|&sq| pos.passenger(sq) != 0)
+        .map(|sq| {
+            format!(
+                "{} {}",
+                game.geo.name(sq),
+                piece_symbol(game, pos.passenger(sq))
+            )
+        })
+        .collect();
+    if riders.is_empty() {
+        String::new()
+    } else {
+        format!("Carried: {}\n", riders.join(", "))
+    }
 }
