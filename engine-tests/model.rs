@@ -188,3 +188,24 @@ fn a_regent_takes_the_fallen_kings_place() {
         assert!(g.outcome(&mut pos).is_some());
     });
 }
+
+#[test]
+fn a_neutral_reserve_is_written_after_a_bar_and_keyed() {
+    let any = game("neutralhouse");
+    with_width!(&any, g => {
+        let fen = "7k/8/8/8/8/8/8/K7[Pn|QB] w - - 0 1";
+        let pos = Position::from_fen(g, fen).unwrap();
+        assert_eq!(pos.to_fen(g), fen);
+        let without = Position::from_fen(g, "7k/8/8/8/8/8/8/K7[Pn] w - - 0 1").unwrap();
+        assert_ne!(pos.key, without.key);
+        assert_eq!(pos.key, pos.compute_key(g));
+        // Neutral pieces are not dropped by either side: the same 51 moves as without.
+        assert_eq!(g.perft(&mut pos.clone(), 1, false), 51);
+        assert!(Position::from_fen(g, "7k/8/8/8/8/8/8/K7[|x] w - - 0 1").is_err());
+    });
+    // A game without a neutral reserve refuses one.
+    let any = game("drophouse");
+    with_width!(&any, g => {
+        assert!(Position::from_fen(g, "7k/8/8/8/8/8/8/K7[P|Q] w - - 0 1").is_err());
+    });
+}

@@ -734,6 +734,13 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
             "in_hand and drop_ranks need drops = true (captured pieces go to a reserve)".into(),
         ));
     }
+    if royalty != Royalty::Capture && raw_pieces.iter().any(|p| p.regent) {
+        return Err(err(
+            "regent = true needs royalty = \"capture\" (a regent takes the place of a \
+             captured royal)"
+                .into(),
+        ));
+    }
     let actions_per_turn = raw.actions_per_turn.unwrap_or(1);
     if !(1..=8).contains(&actions_per_turn) {
         return Err(err(format!(
