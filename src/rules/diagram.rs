@@ -26,10 +26,6 @@ pub fn board_text<const W: usize>(game: &Game<W>, pos: &Position<W>) -> String {
     for file in 0..g.width {
         out += &format!("  {}", (b'a' + file as u8) as char);
     }
-    out += &format!(
-        "\n{} to move   {}\n",
-        if pos.side == 0 { "White" } else { "Black" },
-        pos.to_fen(game)
-    );
+    out += &format!("\n{} to move   {}\n", pos.side.name(), pos.to_fen(game));
     out
 }
