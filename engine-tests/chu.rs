@@ -4,6 +4,7 @@
 //! CSRM promotion, and the Crown Prince.
 
 use kirin::core::MoveKind;
+use kirin::core::{BLACK, WHITE, piece_index};
 use kirin::rules::extension::Rule;
 use kirin::rules::{Game, MoveList, Position};
 use kirin::variants::{self, AnyGame};
@@ -51,13 +52,17 @@ fn place(g: &Game<3>, placements: &str, side: char) -> Position<3> {
             .spec
             .piece_index(&symbol)
             .unwrap_or_else(|| panic!("{symbol}"));
-        let color = usize::from(letter.chars().all(|c| c.is_ascii_lowercase()));
+        let color = if letter.chars().all(|c| c.is_ascii_lowercase()) {
+            BLACK
+        } else {
+            WHITE
+        };
         pos.put(
             g.geo.parse_square(square).unwrap(),
-            (2 * t + color + 1) as u8,
+            (piece_index(t, color) + 1) as u8,
         );
     }
-    pos.side = usize::from(side == 'b');
+    pos.side = if side == 'b' { BLACK } else { WHITE };
     Position::from_fen(g, &pos.to_fen(g)).unwrap()
 }
 

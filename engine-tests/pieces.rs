@@ -2,6 +2,7 @@
 //! two citadels), bent moves (the Giraffe), minimum and maximum ranges, leaper-riders,
 //! two-leg capture moves (the Lion), and royals that may be captured.
 
+use kirin::core::{BLACK, WHITE, piece_index};
 use kirin::rules::spec::parse_definitions;
 use kirin::rules::{Game, MoveList, Position};
 use kirin::variants::AnyGame;
@@ -85,8 +86,12 @@ fn place(g: &Game<3>, placements: &str) -> String {
         let (letter, square) = p.split_at(1);
         let sq = g.geo.parse_square(square).unwrap();
         let t = g.spec.piece_index(letter).unwrap();
-        let color = usize::from(letter.chars().all(|c| c.is_ascii_lowercase()));
-        pos.put(sq, (2 * t + color + 1) as u8);
+        let color = if letter.chars().all(|c| c.is_ascii_lowercase()) {
+            BLACK
+        } else {
+            WHITE
+        };
+        pos.put(sq, (piece_index(t, color) + 1) as u8);
     }
     pos.to_fen(g)
 }

@@ -38,7 +38,10 @@
 //! failing edit of a FEN). `KIRIN_PROPS_SEED` runs other seeds than the fixed default
 //! ones, `KIRIN_PROPS_SCALE=10` ten times as many cases.
 
-use kirin::core::{Move, MoveKind};
+use kirin::core::{
+    BLACK, Color, Move, MoveKind, WHITE, color_of_piece, piece_index, type_of_piece,
+};
+use kirin::rules::position::color_of;
 use kirin::rules::{Game, MoveList, Position};
 use kirin::variants::{self, AnyGame};
 use kirin::with_width;
@@ -322,17 +325,17 @@ fn may_stand<const W: usize>(g: &Game<W>, pc: usize, sq: usize) -> bool {
     if !g.valid.has(sq) {
         return false;
     }
-    let color = pc & 1;
+    let color = color_of_piece(pc);
     if let Some(citadels) = g.spec.citadels
         && citadels.contains(&sq)
     {
-        return citadels[color] == sq && g.spec.pieces[pc / 2].enters_own_citadel;
+        return citadels[color] == sq && g.spec.pieces[type_of_piece(pc)].enters_own_citadel;
     }
     if g.promotions[pc].as_ref().is_some_and(|p| p.forced.has(sq)) {
         return false;
     }
     let rank = g.geo.rank(sq);
-    let own_rank = if color == 0 {
+    let own_rank = if color == WHITE {
         rank
     } else {
         g.geo.height - 1 - rank
@@ -376,7 +379,7 @@ fn random_placement<const W: usize>(
     let mut others = Vec::new();
     for (sq, &code) in start.board.iter().enumerate().filter(|&(_, &c)| c != 0) {
         let pc = code as usize - 1;
-        let castles = g.castlers[pc & 1].contains(&pc);
+        let castles = g.castlers[color_of_piece(pc)].contains(&pc);
         if home > 0.0 && (g.is_royal[pc] || castles || rng.gen_bool(home)) {
             if g.is_royal[pc] || rng.gen_bool(keep.max(0.5)) {
                 pos.put(sq, code);
@@ -402,10 +405,10 @@ fn random_placement<const W: usize>(
             None => {}
         }
     }
-    pos.side = rng.gen_range(0..2);
+    pos.side = Color::from_index(rng.gen_range(0..2));
     let board = pos.to_fen(g);
     let board = board.split(' ').next().unwrap();
-    let side = if pos.side == 0 { "w" } else { "b" };
+    let side = pos.side.letter();
 
     let mut rights = String::new();
     if g.spec.castling {
@@ -425,12 +428,12 @@ fn random_placement<const W: usize>(
     // An en-passant square behind an enemy pawn that could just have stepped two squares.
     let mut ep = "-".to_string();
     if g.spec.en_passant && rng.gen_bool(0.7) {
-        let dy: i32 = if pos.side == 0 { 1 } else { -1 };
+        let dy: i32 = if pos.side == WHITE { 1 } else { -1 };
         let candidates: Vec<usize> = (0..g.squares)
             .filter(|&sq| {
                 let code = pos.board[sq];
                 code != 0
-                    && (code as usize - 1) & 1 != pos.side
+                    && color_of(code) != pos.side
                     && g.is_pawn[code as usize - 1]
                     && [g.geo.offset(sq, 0, dy), g.geo.offset(sq, 0, 2 * dy)]
                         .iter()
@@ -440,7 +443,7 @@ fn random_placement<const W: usize>(
         // Those where a pawn of the side to move can take are the interesting ones.
         let ep_of = |victim: usize| g.geo.offset(victim, 0, dy).unwrap();
         let takers = |victim: &&usize| {
-            (0..g.types).map(|t| 2 * t + pos.side).any(|pc| {
+            (0..g.types).map(|t| piece_index(t, pos.side)).any(|pc| {
                 g.is_pawn[pc]
                     && g.reverse_leaps[pc * g.squares + ep_of(**victim)]
                         .intersects(&pos.by_piece[pc])
@@ -472,7 +475,7 @@ fn random_placement<const W: usize>(
 /// rules; under capture rules it would only let the king be taken at once).
 fn legal<const W: usize>(g: &Game<W>, fen: &str) -> Option<Position<W>> {
     let pos = Position::from_fen(g, fen).ok()?;
-    let royals = pos.royals(g, pos.side ^ 1);
+    let royals = pos.royals(g, pos.side.opposite());
     match royals.first() {
         Some(k) if !royals.more_than_one() && g.attacked(&pos, k, pos.side) => None,
         _ => Some(pos),
@@ -711,17 +714,17 @@ fn packed<const W: usize>(g: &Game<W>, fill: &str, white_king: &str, black_king:
 }
 
 /// The FEN symbol of the first royal of `color`.
-fn royal_symbol<const W: usize>(g: &Game<W>, color: usize) -> String {
+fn royal_symbol<const W: usize>(g: &Game<W>, color: Color) -> String {
     kirin::rules::fen::piece_symbol(g, g.royals[color][0] as u8 + 1)
 }
 
 fn packed_boards_of<const W: usize>(g: &Game<W>) {
-    let (wk, bk) = (royal_symbol(g, 0), royal_symbol(g, 1));
+    let (wk, bk) = (royal_symbol(g, WHITE), royal_symbol(g, BLACK));
     for t in 0..g.types {
         let letter = &g.spec.pieces[t].letter;
         for fill in [letter.to_ascii_uppercase(), letter.clone()] {
             let fen = packed(g, &fill, &wk, &bk);
-            let pc = 2 * t + usize::from(fill == *letter);
+            let pc = piece_index(t, if fill == *letter { BLACK } else { WHITE });
             let pieces = g.valid.count() as usize - 2;
             let accepted = hostile(g, &fen).is_some();
             // A side whose pieces could have more moves than a move list holds is refused.

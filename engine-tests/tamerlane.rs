@@ -7,6 +7,7 @@
 //! Squares are those of the 13x10 frame: files b-l are the board's a-k, White's citadel
 //! is m2 and Black's a9.
 
+use kirin::core::{BLACK, WHITE, piece_index};
 use kirin::rules::spec::Verdict;
 use kirin::rules::{Game, MoveList, Position};
 use kirin::variants::{self, AnyGame};
@@ -39,13 +40,17 @@ fn place(g: &Game<3>, placements: &str, side: char, rights: &str) -> Position<3>
             .spec
             .piece_index(symbol)
             .unwrap_or_else(|| panic!("{symbol}"));
-        let color = usize::from(symbol.starts_with(|c: char| c.is_ascii_lowercase()));
+        let color = if symbol.starts_with(|c: char| c.is_ascii_lowercase()) {
+            BLACK
+        } else {
+            WHITE
+        };
         pos.put(
             g.geo.parse_square(square).unwrap(),
-            (2 * t + color + 1) as u8,
+            (piece_index(t, color) + 1) as u8,
         );
     }
-    pos.side = usize::from(side == 'b');
+    pos.side = if side == 'b' { BLACK } else { WHITE };
     let fen = pos.to_fen(g).replace(" - - ", &format!(" {rights} - "));
     Position::from_fen(g, &fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
@@ -286,7 +291,7 @@ fn the_pawn_of_pawns_rests_immune_then_forks() {
     assert_eq!(symbol_on(&g, &forked, "e5"), "P'");
     assert_eq!(symbol_on(&g, &forked, "b10"), "-");
     assert_eq!(
-        forked.by_color[0].count(),
+        forked.by_color[WHITE].count(),
         2,
         "the Knight on e5 was removed"
     );

@@ -1,6 +1,6 @@
 //! Command-line front ends of the search: `analyse`, `bench` and `selfplay`.
 
-use crate::core::{Move, MoveKind};
+use crate::core::{Move, MoveKind, WHITE, type_of_piece};
 use crate::eval::Eval;
 use crate::rules::diagram::board_text;
 use crate::rules::fen::piece_symbol;
@@ -57,7 +57,7 @@ pub fn readable<const W: usize>(game: &Game<W>, pos: &Position<W>, m: Move) -> S
         ),
     };
     if let Some(p) = m.promotes_to() {
-        let letter = &game.spec.pieces[p / 2].letter;
+        let letter = &game.spec.pieces[type_of_piece(p)].letter;
         s += &if letter.starts_with('+') {
             "+".to_string()
         } else {
@@ -203,8 +203,8 @@ pub fn game_over_text<const W: usize>(
     pos: &Position<W>,
     end: crate::rules::outcome::Outcome,
 ) -> String {
-    let mover = if pos.side == 0 { "White" } else { "Black" };
-    let other = if pos.side == 0 { "Black" } else { "White" };
+    let mover = pos.side.name();
+    let other = pos.side.opposite().name();
     let result = match end.verdict {
         Verdict::Draw => "a draw".to_string(),
         Verdict::Loss => format!("{other} wins"),
@@ -369,7 +369,7 @@ pub fn selfplay_game<const W: usize>(
     };
     loop {
         if let Some(o) = game.outcome(&mut pos) {
-            let white_wins = (o.verdict == Verdict::Win) == (pos.side == 0);
+            let white_wins = (o.verdict == Verdict::Win) == (pos.side == WHITE);
             let result = match o.verdict {
                 Verdict::Draw => "1/2-1/2",
                 _ if white_wins => "1-0",
@@ -423,7 +423,7 @@ pub fn selfplay_game<const W: usize>(
             if let TimeControl::Clock { inc, .. } = tc {
                 let used = started.elapsed();
                 if used > clocks[pos.side] {
-                    let result = if pos.side == 0 { "0-1" } else { "1-0" };
+                    let result = if pos.side == WHITE { "0-1" } else { "1-0" };
                     return Ok(GameRecord {
                         result,
                         reason: format!(

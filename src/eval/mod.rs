@@ -9,7 +9,7 @@
 //! Rook 520, Queen 880 and Pawn 90, close to the classical values, and it gives sensible
 //! numbers for every piece of every variant (see `kirin values`).
 
-use crate::core::{Bitboard, WHITE};
+use crate::core::{BLACK, Bitboard, Color, WHITE, color_of_piece, piece_index, type_of_piece};
 use crate::rules::betza::Mode;
 use crate::rules::game::Game;
 use crate::rules::position::Position;
@@ -74,15 +74,15 @@ impl Eval {
         let (cx, cy) = ((g.width as f64 - 1.0) / 2.0, (g.height as f64 - 1.0) / 2.0);
         let max_d = cx + cy;
         for pc in 0..2 * game.types {
-            let t = pc / 2;
-            let color = pc & 1;
+            let t = type_of_piece(pc);
+            let color = color_of_piece(pc);
             let value = values[t];
             let promo_gain = game.promotions[pc]
                 .as_ref()
                 .map(|p| {
                     p.choices
                         .iter()
-                        .map(|&c| values[c / 2] - value)
+                        .map(|&c| values[type_of_piece(c)] - value)
                         .max()
                         .unwrap_or(0)
                         .max(0)
@@ -154,7 +154,7 @@ impl Eval {
             if pieces.is_empty() {
                 continue;
             }
-            let color = pc & 1;
+            let color = color_of_piece(pc);
             let own = pos.by_color[color];
             for sq in pieces {
                 score[color] += self.pst[pc * self.squares + sq];
@@ -171,8 +171,8 @@ impl Eval {
             self.add_reserves(game, pos, &mut score);
         }
         // Each side's royals, found once for the mop-up and the shelter terms.
-        let royals = [pos.royals(game, 0), pos.royals(game, 1)];
-        for (color, s) in score.iter_mut().enumerate() {
+        let royals = [pos.royals(game, WHITE), pos.royals(game, BLACK)];
+        for (color, s) in Color::ALL.into_iter().zip(score.iter_mut()) {
             *s += self.mop_up_with(game, pos, color, &royals);
             let royals = royals[color];
             if let Some(k) = royals.first().filter(|_| !royals.more_than_one()) {
@@ -183,7 +183,7 @@ impl Eval {
                 *s += SHELTER * shelter as i32;
             }
         }
-        score[pos.side] - score[pos.side ^ 1] + TEMPO
+        score[pos.side] - score[pos.side.opposite()] + TEMPO
     }
 
     /// Pieces in a side's reserve count at their value: a drop can put them anywhere.
@@ -209,8 +209,8 @@ impl Eval {
     /// `MOP_FEW` other pieces and `strong` a clear material lead (`MOP_MARGIN`), where
     /// the King is mated before its last pieces can be caught. Zero in every other
     /// material situation, so that normal play is untouched.
-    pub fn mop_up<const W: usize>(&self, game: &Game<W>, pos: &Position<W>, strong: usize) -> i32 {
-        let royals = [pos.royals(game, 0), pos.royals(game, 1)];
+    pub fn mop_up<const W: usize>(&self, game: &Game<W>, pos: &Position<W>, strong: Color) -> i32 {
+        let royals = [pos.royals(game, WHITE), pos.royals(game, BLACK)];
         self.mop_up_with(game, pos, strong, &royals)
     }
 
@@ -219,10 +219,10 @@ impl Eval {
         &self,
         game: &Game<W>,
         pos: &Position<W>,
-        strong: usize,
+        strong: Color,
         royal_sets: &[Bitboard<W>; 2],
     ) -> i32 {
-        let weak = strong ^ 1;
+        let weak = strong.opposite();
         let royals = royal_sets[strong];
         let ours = pos.by_color[strong].andnot(royals);
         let theirs = pos.by_color[weak].andnot(royal_sets[weak]);
@@ -267,14 +267,14 @@ impl Eval {
         if code == 0 {
             0
         } else {
-            self.values[(code as usize - 1) / 2]
+            self.values[type_of_piece(code as usize - 1)]
         }
     }
 }
 
 /// The mobility-derived value of piece type `t` (White's tables).
 fn piece_value<const W: usize>(game: &Game<W>, t: usize) -> i32 {
-    let pc = 2 * t;
+    let pc = piece_index(t, WHITE);
     let tab = &game.tables[pc];
     let n = game.squares;
     let mut total = 0.0;
@@ -353,7 +353,7 @@ mod tests {
         let any = AnyGame::builtin("courier").unwrap();
         crate::with_width!(&any, g => {
             let e = Eval::new(g);
-            let mop = |fen: &str, strong: usize| {
+            let mop = |fen: &str, strong: Color| {
                 e.mop_up(g, &Position::from_fen(g, fen).unwrap(), strong)
             };
             // White: King and Rook; Black: a bare King in the centre, on an edge, in a
@@ -370,7 +370,7 @@ mod tests {
             let open = mop("5k6/12/12/12/12/12/12/1R4K5 w - - 0 1", WHITE);
             assert!(cut > open, "{cut} {open}");
             // Only against a bare side, never for it, and not while both have material.
-            assert_eq!(mop("12/12/12/5k6/12/12/12/1R4K5 w - - 0 1", 1), 0);
+            assert_eq!(mop("12/12/12/5k6/12/12/12/1R4K5 w - - 0 1", BLACK), 0);
             assert_eq!(mop("k11/12/12/12/12/12/12/11K w - - 0 1", WHITE), 0);
             assert_eq!(mop(&g.spec.start, WHITE), 0);
             // Also while the weaker side has little left and the stronger a clear lead;

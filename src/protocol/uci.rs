@@ -282,7 +282,7 @@ impl Uci {
     fn go(&mut self, rest: &str) {
         self.stop_search();
         let words: Vec<&str> = rest.split_whitespace().collect();
-        let white = with_width!(&self.session, s => s.pos.side == 0);
+        let white = with_width!(&self.session, s => s.pos.side == crate::core::WHITE);
         let mut limits = Limits {
             multipv: self.multipv,
             ..Default::default()

@@ -64,7 +64,7 @@ pub struct Xboard {
     /// rules. CECP option "Claim only mate and stalemate", on by default.
     verified_results: bool,
     /// The side the engine plays; `None` in force mode.
-    engine_side: Option<usize>,
+    engine_side: Option<crate::core::Color>,
     post: bool,
     analysing: bool,
     depth: Option<i32>,
@@ -125,7 +125,7 @@ impl Xboard {
             ranks: Ranks::for_height(8),
             xboard_starts: true,
             verified_results: true,
-            engine_side: Some(1),
+            engine_side: Some(crate::core::BLACK),
             post: false,
             analysing: false,
             depth: None,
@@ -260,7 +260,7 @@ impl Xboard {
                     Ok(s) => self.set_session(s),
                     Err(e) => say(&format!("Error ({e}): new")),
                 }
-                self.engine_side = Some(1);
+                self.engine_side = Some(crate::core::BLACK);
                 self.depth = None;
                 self.tt.clear();
             }
@@ -285,7 +285,7 @@ impl Xboard {
                 }
             }
             "playother" => {
-                self.engine_side = Some(self.side_to_move() ^ 1);
+                self.engine_side = Some(self.side_to_move().opposite());
             }
             "usermove" => self.user_move(arg),
             "?" => {
@@ -553,7 +553,7 @@ impl Xboard {
         }
     }
 
-    fn side_to_move(&self) -> usize {
+    fn side_to_move(&self) -> crate::core::Color {
         with_width!(&self.session, s => s.pos.side)
     }
 
@@ -837,7 +837,7 @@ impl Xboard {
         }
         let result = match (outcome.verdict, side) {
             (Verdict::Draw, _) => "1/2-1/2",
-            (Verdict::Loss, 1) | (Verdict::Win, 0) => "1-0",
+            (Verdict::Loss, crate::core::BLACK) | (Verdict::Win, crate::core::WHITE) => "1-0",
             _ => "0-1",
         };
         say(&format!("{result} {{{}}}", outcome.reason));

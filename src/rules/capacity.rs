@@ -9,7 +9,7 @@
 //! return by drops and change sides, so there every piece of either colour, on the board
 //! or in a reserve, counts for both sides, as does every drop.
 
-use crate::core::Color;
+use crate::core::{Color, piece_index};
 use crate::rules::extension::RuleExtension;
 use crate::rules::fen::FenError;
 use crate::rules::game::Game;
@@ -92,11 +92,11 @@ impl<const W: usize> Game<W> {
             // colour, on the board or in a reserve, may one day be one of `color`'s.
             bound += self.drop_bound(color);
             for t in 0..self.types {
-                let own = 2 * t + color;
-                let worst = self.move_bounds[own].max(self.move_bounds[own ^ 1]);
-                let on_board = (pos.by_piece[own] | pos.by_piece[own ^ 1]).count() as usize
+                let (own, other) = (piece_index(t, color), piece_index(t, color.opposite()));
+                let worst = self.move_bounds[own].max(self.move_bounds[other]);
+                let on_board = (pos.by_piece[own] | pos.by_piece[other]).count() as usize
                     + pos.riding(own)
-                    + pos.riding(own ^ 1);
+                    + pos.riding(other);
                 let held: usize = (0..self.reserves.count)
                     .map(|r| pos.in_reserve(self, r, t) as usize)
                     .sum();
@@ -105,7 +105,7 @@ impl<const W: usize> Game<W> {
             }
         } else {
             for t in 0..self.types {
-                let pc = 2 * t + color;
+                let pc = piece_index(t, color);
                 let n = pos.by_piece[pc].count() as usize + pos.riding(pc);
                 pieces += n;
                 bound += n * self.move_bounds[pc];
@@ -122,11 +122,11 @@ impl<const W: usize> Game<W> {
 
     /// Refuses a position whose moves might not fit a move list.
     pub fn check_capacity(&self, pos: &Position<W>) -> Result<(), FenError> {
-        for color in 0..2 {
+        for color in Color::ALL {
             let bound = self.move_bound(pos, color);
             if bound > MAX_MOVES {
                 return Err(FenError::Capacity {
-                    side: if color == 0 { "White" } else { "Black" },
+                    side: color.name(),
                     bound,
                     max: MAX_MOVES,
                 });

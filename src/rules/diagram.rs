@@ -33,7 +33,7 @@ pub fn board_text<const W: usize>(game: &Game<W>, pos: &Position<W>) -> String {
     };
     out += &format!(
         "\n{} to move{action}   {}\n",
-        if pos.side == 0 { "White" } else { "Black" },
+        pos.side.name(),
         pos.to_fen(game)
     );
     out += &reserves_text(game, pos);

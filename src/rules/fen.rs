@@ -168,7 +168,7 @@ impl<const W: usize> Position<W> {
                 castling.push(self.castling_letter(game, i, c));
             }
         }
-        for color in 0..2 {
+        for color in crate::core::Color::ALL {
             for r in game.rules.rights() {
                 if self.rule_state & r.bits[color] != 0 {
                     castling.push(if color == WHITE {
@@ -202,7 +202,7 @@ impl<const W: usize> Position<W> {
     /// (X-FEN), which the parser reads back as that very rook.
     fn castling_letter(&self, game: &Game<W>, i: usize, plain: char) -> char {
         let g = &game.geo;
-        let color = i / 2;
+        let color = crate::core::Color::from_index(i / 2);
         let rook = self.castle_rooks[i] as usize;
         let rank = g.rank(rook);
         let outward: Vec<usize> = if i.is_multiple_of(2) {
@@ -252,7 +252,7 @@ impl<const W: usize> Position<W> {
 pub fn piece_symbol<const W: usize>(game: &Game<W>, code: u8) -> String {
     let pc = code as usize - 1;
     let letter = &game.spec.pieces[pc / 2].letter;
-    if pc & 1 == WHITE {
+    if crate::core::color_of_piece(pc) == WHITE {
         letter.to_ascii_uppercase()
     } else {
         letter.clone()
@@ -382,7 +382,10 @@ fn parse_board<const W: usize>(
 
 /// The side to move, `w` or `b`, and in games whose turns have several actions the
 /// actions already made in the turn after a `+` (`w+1`: White makes its second action).
-fn parse_side<const W: usize>(game: &Game<W>, text: &str) -> Result<(usize, u8), FenError> {
+fn parse_side<const W: usize>(
+    game: &Game<W>,
+    text: &str,
+) -> Result<(crate::core::Color, u8), FenError> {
     let bad = || FenError::Side(text.to_string());
     let (side, actions) = match text.split_once('+') {
         Some((side, n)) => (side, n.parse::<u32>().map_err(|_| bad())?),
@@ -398,8 +401,8 @@ fn parse_side<const W: usize>(game: &Game<W>, text: &str) -> Result<(usize, u8),
         return Err(bad());
     }
     match side {
-        "w" => Ok((0, actions as u8)),
-        "b" => Ok((1, actions as u8)),
+        "w" => Ok((WHITE, actions as u8)),
+        "b" => Ok((crate::core::BLACK, actions as u8)),
         _ => Err(bad()),
     }
 }
@@ -561,7 +564,11 @@ fn parse_castling<const W: usize>(
     }
     let g = &game.geo;
     for c in text.chars() {
-        let color = if c.is_ascii_uppercase() { 0 } else { 1 };
+        let color = if c.is_ascii_uppercase() {
+            WHITE
+        } else {
+            crate::core::BLACK
+        };
         let royals = pos.royals(game, color);
         let Some(king) = royals.first().filter(|_| !royals.more_than_one()) else {
             return Err(FenError::Rights(format!(
@@ -594,7 +601,7 @@ fn parse_castling<const W: usize>(
                 "castling right '{c}' has no rook to castle with"
             )));
         };
-        let index = 2 * color + usize::from(g.file(rook) < kf);
+        let index = 2 * color.index() + usize::from(g.file(rook) < kf);
         pos.castle_rooks[index] = rook as u16;
         pos.castling |= 1 << index;
     }
@@ -688,16 +695,13 @@ fn check_royals<const W: usize>(game: &Game<W>, pos: &Position<W>) -> Result<(),
     if !game.uses_check() {
         return Ok(());
     }
-    for color in 0..2 {
+    for color in crate::core::Color::ALL {
         if pos.royals(game, color).is_empty() {
             let name = &game.spec.pieces[game.royals[color][0] / 2].name;
-            return Err(FenError::Royals(format!(
-                "{} has no {name}",
-                if color == WHITE { "White" } else { "Black" }
-            )));
+            return Err(FenError::Royals(format!("{} has no {name}", color.name())));
         }
     }
-    let them = pos.side ^ 1;
+    let them = pos.side.opposite();
     let royals: Bitboard<W> = pos.royals(game, them);
     if let Some(k) = royals.first().filter(|_| !royals.more_than_one())
         && game.attacked(pos, k, pos.side)

@@ -3,7 +3,7 @@
 //! detection, promotion zones and Zobrist keys. `Game<W>` is generic over the bitboard
 //! width so that everything built on it is monomorphised per board size.
 
-use crate::core::{Bitboard, Color, Geometry, Move, MoveKind, WHITE};
+use crate::core::{Bitboard, Color, Geometry, Move, MoveKind, WHITE, color_of_piece, piece_index};
 use crate::rules::betza::{self, Atom, Leg, Mode};
 use crate::rules::extension::Rules;
 use crate::rules::position::Position;
@@ -234,7 +234,7 @@ impl<const W: usize> Game<W> {
         g.collect_directions();
         g.build_rays();
         for t in 0..types {
-            for color in 0..2 {
+            for color in Color::ALL {
                 let tables = g.compile_piece(&spec.pieces[t].atoms, color, t)?;
                 g.has_routes |= tables.has_routes;
                 g.tables.push(tables);
@@ -242,10 +242,10 @@ impl<const W: usize> Game<W> {
                 g.is_pawn.push(spec.pieces[t].pawn);
                 g.is_royal.push(spec.pieces[t].royal);
                 if spec.pieces[t].royal {
-                    g.royals[color].push(2 * t + color);
+                    g.royals[color].push(piece_index(t, color));
                 }
                 if spec.pieces[t].castles {
-                    g.castlers[color].push(2 * t + color);
+                    g.castlers[color].push(piece_index(t, color));
                 }
             }
         }
@@ -318,7 +318,7 @@ impl<const W: usize> Game<W> {
             .flat_map(|p| p.atoms.clone())
             .collect();
         for a in &atoms {
-            for color in 0..2 {
+            for color in Color::ALL {
                 for leg in &a.legs {
                     if leg.is_rider() || a.legs.len() > 1 {
                         for &s in &leg.steps {
@@ -701,7 +701,11 @@ impl<const W: usize> Game<W> {
             }
         }
         Some(Promotion {
-            choices: piece.promotes_to.iter().map(|&c| 2 * c + color).collect(),
+            choices: piece
+                .promotes_to
+                .iter()
+                .map(|&c| piece_index(c, color))
+                .collect(),
             zone,
             forced,
             last_rank,
@@ -715,7 +719,7 @@ impl<const W: usize> Game<W> {
         self.reverse_leaps = vec![Bitboard::EMPTY; 2 * self.types * n];
         self.slide_capture = vec![None; 2 * self.types * nd];
         for pc in 0..2 * self.types {
-            let color = pc & 1;
+            let color = color_of_piece(pc);
             let tab = &self.tables[pc];
             let mut leaps = false;
             for from in 0..n {

@@ -7,7 +7,7 @@
 //! never can. Everything else is made, tested and unmade. Opponents with lame or
 //! multi-leg captures (which pins cannot describe) make every move take the full test.
 
-use crate::core::{Bitboard, Color, Move, MoveKind};
+use crate::core::{Bitboard, Color, Move, MoveKind, color_of_piece, piece_index};
 use crate::rules::betza::Mode;
 use crate::rules::game::{Game, Slide};
 use crate::rules::position::{Position, color_of};
@@ -130,8 +130,8 @@ impl<const W: usize> Game<W> {
     /// captures on the way).
     fn complex_captures(&self, pos: &Position<W>, pc: usize, from: usize) -> Bitboard<W> {
         let tab = &self.tables[pc];
-        let color = pc & 1;
-        let enemy = pos.by_color[color ^ 1];
+        let color = color_of_piece(pc);
+        let enemy = pos.by_color[color.opposite()];
         let mut occ = pos.occupied();
         let mut out = Bitboard::EMPTY;
         for s in &tab.specials[from] {
@@ -194,12 +194,12 @@ impl<const W: usize> Game<W> {
     pub fn pseudo_moves(&self, pos: &Position<W>, list: &mut MoveList) {
         let us = pos.side;
         let own = pos.by_color[us];
-        let enemy = pos.by_color[us ^ 1];
+        let enemy = pos.by_color[us.opposite()];
         let occ = own | enemy;
         let empty = self.valid.andnot(occ);
         let mut passed = false;
         for t in 0..self.types {
-            let pc = 2 * t + us;
+            let pc = piece_index(t, us);
             let pieces = pos.by_piece[pc];
             if pieces.is_empty() {
                 continue;
@@ -253,7 +253,7 @@ impl<const W: usize> Game<W> {
         if pos.ep.any() {
             self.en_passant_moves(pos, list);
         }
-        if pos.castling >> (2 * us) & 3 != 0 {
+        if pos.castling >> (2 * us.index()) & 3 != 0 {
             self.castling_moves(pos, list);
         }
         if self.reserves.exist() {
@@ -309,8 +309,8 @@ impl<const W: usize> Game<W> {
         list: &mut MoveList,
         passed: &mut bool,
     ) {
-        let us = pc & 1;
-        let enemy = pos.by_color[us ^ 1];
+        let us = color_of_piece(pc);
+        let enemy = pos.by_color[us.opposite()];
         let mut occ = pos.occupied();
         occ.clear(from);
         let own = pos.by_color[us].andnot(Bitboard::from_square(from));
@@ -352,7 +352,7 @@ impl<const W: usize> Game<W> {
     #[inline(never)]
     fn all_route_moves(&self, pos: &Position<W>, list: &mut MoveList, passed: &mut bool) {
         for t in 0..self.types {
-            let pc = 2 * t + pos.side;
+            let pc = piece_index(t, pos.side);
             if self.tables[pc].has_routes {
                 for from in pos.by_piece[pc] {
                     self.route_moves(pos, pc, from, list, passed);
@@ -373,12 +373,12 @@ impl<const W: usize> Game<W> {
         list: &mut MoveList,
         passed: &mut bool,
     ) {
-        let us = pc & 1;
+        let us = color_of_piece(pc);
         let mut occ = pos.occupied();
         occ.clear(from);
         let own = pos.by_color[us].andnot(Bitboard::from_square(from));
         for r in &self.tables[pc].routes[from] {
-            let enemy = pos.by_color[us ^ 1];
+            let enemy = pos.by_color[us.opposite()];
             if r.empty.intersects(&occ) || (r.captures & enemy) != r.captures {
                 continue;
             }
@@ -426,7 +426,7 @@ impl<const W: usize> Game<W> {
     fn en_passant_moves(&self, pos: &Position<W>, list: &mut MoveList) {
         for ep in pos.ep {
             for t in 0..self.types {
-                let pc = 2 * t + pos.side;
+                let pc = piece_index(t, pos.side);
                 if !self.is_pawn[pc] {
                     continue;
                 }
@@ -456,7 +456,7 @@ impl<const W: usize> Game<W> {
         let g = &self.geo;
         let steps = self.spec.castling_king_steps as i32;
         for i in 0..2 {
-            let right = 2 * us + i;
+            let right = 2 * us.index() + i;
             if pos.castling >> right & 1 == 0 {
                 continue;
             }
@@ -473,7 +473,7 @@ impl<const W: usize> Game<W> {
                 continue;
             }
             let (a, b) = (king.min(to), king.max(to));
-            if (a..=b).any(|sq| self.attacked(pos, sq, us ^ 1)) {
+            if (a..=b).any(|sq| self.attacked(pos, sq, us.opposite())) {
                 continue;
             }
             list.push(Move::with_aux(king, to, rook, MoveKind::Castle));
@@ -485,7 +485,7 @@ impl<const W: usize> Game<W> {
         let occ = pos.occupied();
         let nd = self.dirs.len();
         let mut pinned = Bitboard::EMPTY;
-        for &d in &self.attack_dirs[us ^ 1] {
+        for &d in &self.attack_dirs[us.opposite()] {
             let back = self.opposite[d as usize] as usize;
             let Some(b1) = self.first_blocker(back, king, occ) else {
                 continue;
@@ -534,7 +534,7 @@ impl<const W: usize> Game<W> {
     /// Removes the moves that leave the side's only royal, on `king`, attacked.
     fn keep_royal_safe(&self, pos: &mut Position<W>, list: &mut MoveList, king: usize) {
         let us = pos.side;
-        let them = us ^ 1;
+        let them = us.opposite();
         let complex = if self.complex_attackers[them].is_empty() {
             Some(Bitboard::EMPTY)
         } else {
@@ -616,7 +616,7 @@ impl<const W: usize> Game<W> {
         } else {
             king
         };
-        let safe = !self.attacked(pos, at, us ^ 1);
+        let safe = !self.attacked(pos, at, us.opposite());
         pos.unmake(self, m, u);
         safe
     }
@@ -626,7 +626,7 @@ impl<const W: usize> Game<W> {
     pub fn in_check(&self, pos: &Position<W>) -> bool {
         let royals = pos.royals(self, pos.side);
         match royals.first() {
-            Some(k) if !royals.more_than_one() => self.attacked(pos, k, pos.side ^ 1),
+            Some(k) if !royals.more_than_one() => self.attacked(pos, k, pos.side.opposite()),
             _ => false,
         }
     }

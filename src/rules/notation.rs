@@ -5,7 +5,7 @@
 //! accepted). Input is matched against the legal moves, so a text is accepted exactly when
 //! it names one of them.
 
-use crate::core::{Move, MoveKind};
+use crate::core::{Move, MoveKind, type_of_piece};
 use crate::rules::game::Game;
 use crate::rules::movegen::MoveList;
 use crate::rules::position::Position;
@@ -47,7 +47,7 @@ impl<const W: usize> Game<W> {
             _ => format!("{}{}", g.name(m.from()), g.name(m.to())),
         };
         if let Some(p) = m.promotes_to() {
-            let letter = &self.spec.pieces[p / 2].letter;
+            let letter = &self.spec.pieces[type_of_piece(p)].letter;
             if letter.starts_with('+') {
                 s.push('+');
             } else {

@@ -70,7 +70,7 @@ impl<const W: usize> Game<W> {
         us: Color,
         moves: &MoveList,
     ) -> Option<Outcome> {
-        let (we_bare, they_bare) = (self.is_bare(pos, us), self.is_bare(pos, us ^ 1));
+        let (we_bare, they_bare) = (self.is_bare(pos, us), self.is_bare(pos, us.opposite()));
         let end = |verdict, reason| Some(Outcome { verdict, reason });
         match rule {
             BareKing::Play => None,
@@ -89,7 +89,7 @@ impl<const W: usize> Game<W> {
                 }
                 // The bared side may still bare the opponent on this move: it can if the
                 // opponent has one non-royal piece left and we can take it.
-                let others = pos.by_color[us ^ 1].andnot(pos.royals(self, us ^ 1));
+                let others = pos.by_color[us.opposite()].andnot(pos.royals(self, us.opposite()));
                 let rebare = others.count() == 1
                     && moves.iter().any(|m| {
                         others.has(m.to())

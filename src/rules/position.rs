@@ -2,7 +2,7 @@
 //! counters, Zobrist key and the keys of earlier positions. Moves are made and unmade in
 //! place; `Undo` holds what a move destroys.
 
-use crate::core::{Bitboard, Color, Move, MoveKind};
+use crate::core::{BLACK, Bitboard, Color, Move, MoveKind, WHITE, color_of_piece, piece_index};
 use crate::rules::game::{Game, MAX_ROUTE_CAPTURES};
 
 /// "No square" for en passant and castling fields.
@@ -94,7 +94,7 @@ impl Undo {
 /// The colour of a non-empty board code.
 #[inline(always)]
 pub fn color_of(code: u8) -> Color {
-    (code as usize - 1) & 1
+    color_of_piece(code as usize - 1)
 }
 
 impl<const W: usize> Position<W> {
@@ -104,7 +104,7 @@ impl<const W: usize> Position<W> {
             board: vec![0; game.squares],
             by_color: [Bitboard::EMPTY; 2],
             by_piece: vec![Bitboard::EMPTY; 2 * game.types],
-            side: 0,
+            side: WHITE,
             actions: 0,
             castle_rooks: [NO_SQ; 4],
             castling: 0,
@@ -127,7 +127,7 @@ impl<const W: usize> Position<W> {
     /// Both colours' pieces.
     #[inline(always)]
     pub fn occupied(&self) -> Bitboard<W> {
-        self.by_color[0] | self.by_color[1]
+        self.by_color[WHITE] | self.by_color[BLACK]
     }
 
     /// The squares of `color`'s royal pieces (one riding a carrier included).
@@ -184,7 +184,7 @@ impl<const W: usize> Position<W> {
                 k ^= z.piece(code, sq);
             }
         }
-        if self.side == 1 {
+        if self.side == BLACK {
             k ^= z.side;
         }
         k ^= game.turn_key(self.actions);
@@ -320,7 +320,7 @@ impl<const W: usize> Position<W> {
                 }
             }
             if game.is_royal[moved as usize - 1] {
-                rights &= !(3 << (2 * self.side));
+                rights &= !(3 << (2 * self.side.index()));
             }
             key ^= z.castling[self.castling as usize] ^ z.castling[rights as usize];
             self.castling = rights;
@@ -345,10 +345,10 @@ impl<const W: usize> Position<W> {
         }
         key ^= game.turn_key(self.actions);
         self.actions = 0;
-        if self.side == 1 {
+        if self.side == BLACK {
             self.fullmove = self.fullmove.saturating_add(1);
         }
-        self.side ^= 1;
+        self.side = self.side.opposite();
         self.key = key;
         u
     }
@@ -377,7 +377,7 @@ impl<const W: usize> Position<W> {
     fn make_drop(&mut self, game: &Game<W>, m: Move, u: &mut Undo, key: &mut u64) {
         let (reserve, t) = (m.from(), m.aux());
         self.take_from_reserve(game, reserve, t, key);
-        let code = (2 * t + self.side + 1) as u8;
+        let code = (piece_index(t, self.side) + 1) as u8;
         u.moved = code;
         self.put(m.to(), code);
         *key ^= game.zobrist.piece(code, m.to());
@@ -444,7 +444,7 @@ impl<const W: usize> Position<W> {
     pub fn unmake(&mut self, game: &Game<W>, m: Move, u: Undo) {
         // A move that ended its turn left the next turn at its first action.
         if self.actions == 0 {
-            self.side ^= 1;
+            self.side = self.side.opposite();
         }
         self.fullmove = u.fullmove;
         self.actions = u.actions;
@@ -516,13 +516,13 @@ impl<const W: usize> Position<W> {
             u.ep = self.take_ep();
         }
         self.halfmove = self.halfmove.saturating_add(1);
-        self.side ^= 1;
+        self.side = self.side.opposite();
         u
     }
 
     /// Takes back a null move.
     pub fn unmake_null(&mut self, u: Undo) {
-        self.side ^= 1;
+        self.side = self.side.opposite();
         self.rule_state = u.rule_state;
         self.restore_ep(&u.ep);
         self.ep_victim = u.ep_victim;
@@ -562,7 +562,7 @@ impl<const W: usize> Position<W> {
         let mut sq = first;
         while sq != to {
             debug_assert!(self.ep.count() < MAX_EP_SQUARES as u32);
-            if self.pawn_can_take_on(game, self.side ^ 1, sq) {
+            if self.pawn_can_take_on(game, self.side.opposite(), sq) {
                 self.ep.set(sq);
                 *key ^= game.zobrist.ep[sq];
                 self.ep_victim = to as u16;
@@ -575,7 +575,7 @@ impl<const W: usize> Position<W> {
     /// does the square enter the position and its key).
     pub(crate) fn pawn_can_take_on(&self, game: &Game<W>, color: Color, ep: usize) -> bool {
         (0..game.types).any(|t| {
-            let pc = 2 * t + color;
+            let pc = piece_index(t, color);
             game.is_pawn[pc]
                 && game.reverse_leaps[pc * game.squares + ep].intersects(&self.by_piece[pc])
         })

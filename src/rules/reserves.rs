@@ -8,7 +8,9 @@
 //! piece type. The key of a reserve holding `n` pieces of a type is the xor of that type's
 //! first `n` keys, so adding or taking one piece changes the key by one table entry.
 
-use crate::core::{Bitboard, Color, Move, MoveKind};
+use crate::core::{
+    Bitboard, Color, Move, MoveKind, WHITE, color_of_piece, piece_index, type_of_piece,
+};
 use crate::rules::game::Game;
 use crate::rules::movegen::MoveList;
 use crate::rules::position::Position;
@@ -69,7 +71,9 @@ impl<const W: usize> Reserves<W> {
         Reserves {
             count,
             types,
-            hand_type: (0..2 * types).map(|pc| hand_type(game, pc / 2)).collect(),
+            hand_type: (0..2 * types)
+                .map(|pc| hand_type(game, type_of_piece(pc)))
+                .collect(),
             drop_zone: (0..2 * types).map(|pc| drop_zone(game, pc)).collect(),
             max_count,
             keys,
@@ -115,7 +119,7 @@ fn hand_type<const W: usize>(game: &Game<W>, t: usize) -> usize {
 /// and still has a move on an empty board, within its `drop_ranks` if it has them. A
 /// royal piece is never dropped.
 fn drop_zone<const W: usize>(game: &Game<W>, pc: usize) -> Bitboard<W> {
-    let (t, color) = (pc / 2, pc & 1);
+    let (t, color) = (type_of_piece(pc), color_of_piece(pc));
     if game.is_royal[pc] {
         return Bitboard::EMPTY;
     }
@@ -126,7 +130,7 @@ fn drop_zone<const W: usize>(game: &Game<W>, pc: usize) -> Bitboard<W> {
     let mut zone = Bitboard::EMPTY;
     for sq in game.valid.iter() {
         let rank = game.geo.rank(sq);
-        let own_rank = 1 + if color == 0 { rank } else { h - 1 - rank } as u32;
+        let own_rank = 1 + if color == WHITE { rank } else { h - 1 - rank } as u32;
         let in_ranks = game.spec.pieces[t]
             .drop_ranks
             .is_none_or(|(lo, hi)| (lo..=hi).contains(&own_rank));
@@ -155,7 +159,7 @@ impl<const W: usize> Game<W> {
     /// game with drops.
     #[inline]
     pub fn capture_reserve(&self, captor: Color) -> Option<usize> {
-        self.spec.drops.then_some(captor)
+        self.spec.drops.then_some(captor.index())
     }
 
     /// The side to move's drops: each piece type in its reserve onto every empty square
@@ -165,11 +169,11 @@ impl<const W: usize> Game<W> {
         let side = pos.side;
         let empty = self.valid.andnot(pos.occupied());
         for t in 0..self.types {
-            if pos.hands[r.slot(side, t)] == 0 {
+            if pos.hands[r.slot(side.index(), t)] == 0 {
                 continue;
             }
-            for to in (r.drop_zone[2 * t + side] & empty).iter() {
-                list.push(Move::drop(side, t, to));
+            for to in (r.drop_zone[piece_index(t, side)] & empty).iter() {
+                list.push(Move::drop(side.index(), t, to));
             }
         }
     }
@@ -186,7 +190,7 @@ impl<const W: usize> Game<W> {
         in_hand.dedup();
         in_hand
             .iter()
-            .map(|&t| r.drop_zone[2 * t + color].count() as usize)
+            .map(|&t| r.drop_zone[piece_index(t, color)].count() as usize)
             .sum()
     }
 }
@@ -196,7 +200,7 @@ impl<const W: usize> Position<W> {
     #[inline(always)]
     pub fn mover(&self, m: Move) -> u8 {
         if m.kind() == MoveKind::Drop {
-            (2 * m.aux() + self.side + 1) as u8
+            (piece_index(m.aux(), self.side) + 1) as u8
         } else {
             self.board[m.from()]
         }

@@ -10,7 +10,7 @@ pub mod limits;
 pub mod see;
 pub mod tt;
 
-use crate::core::{Move, MoveKind};
+use crate::core::{Move, MoveKind, piece_index, type_of_piece};
 use crate::eval::Eval;
 use crate::rules::game::Game;
 use crate::rules::movegen::MoveList;
@@ -507,15 +507,17 @@ impl<'a, const W: usize> Worker<'a, W> {
         let us = pos.side;
         match g.spec.bare_king {
             BareKing::Play => None,
-            BareKing::Draw => (g.is_bare(pos, us) || g.is_bare(pos, us ^ 1)).then_some(0),
+            BareKing::Draw => (g.is_bare(pos, us) || g.is_bare(pos, us.opposite())).then_some(0),
             BareKing::LossUnlessRebare => {
-                let (we, they) = (g.is_bare(pos, us), g.is_bare(pos, us ^ 1));
+                let (we, they) = (g.is_bare(pos, us), g.is_bare(pos, us.opposite()));
                 if we && they {
                     Some(0)
                 } else if they {
                     Some(RULE_WIN - ply as i32)
                 } else if we {
-                    let others = pos.by_color[us ^ 1].andnot(pos.royals(g, us ^ 1)).count();
+                    let others = pos.by_color[us.opposite()]
+                        .andnot(pos.royals(g, us.opposite()))
+                        .count();
                     (others >= 2).then_some(-RULE_WIN + ply as i32)
                 } else {
                     None
@@ -570,7 +572,7 @@ impl<'a, const W: usize> Worker<'a, W> {
             _ => {}
         }
         if let Some(p) = m.promotes_to() {
-            v += e.values[p / 2] - e.value_of(b[m.from()]);
+            v += e.values[type_of_piece(p)] - e.value_of(b[m.from()]);
         }
         v
     }
@@ -632,7 +634,7 @@ impl<'a, const W: usize> Worker<'a, W> {
         let us = self.pos.side;
         let mut others = self.pos.by_color[us].andnot(self.pos.royals(self.game, us));
         for t in 0..self.game.types {
-            let pc = 2 * t + us;
+            let pc = piece_index(t, us);
             if self.game.is_pawn[pc] {
                 others = others.andnot(self.pos.by_piece[pc]);
             }

@@ -4,7 +4,7 @@
 //! pieces already used); lame and multi-leg captures are not seen, so SEE errs towards
 //! allowing such exchanges.
 
-use crate::core::{Bitboard, Color, Move, MoveKind};
+use crate::core::{Bitboard, Color, Move, MoveKind, type_of_piece};
 use crate::eval::Eval;
 use crate::rules::game::Game;
 use crate::rules::position::Position;
@@ -56,14 +56,14 @@ pub fn see<const W: usize>(game: &Game<W>, eval: &Eval, pos: &Position<W>, m: Mo
     gain[0] = eval.value_of(pos.board[to]);
     let mut on_square = match m.promotes_to() {
         Some(p) => {
-            gain[0] += eval.values[p / 2] - eval.value_of(pos.board[from]);
-            eval.values[p / 2]
+            gain[0] += eval.values[type_of_piece(p)] - eval.value_of(pos.board[from]);
+            eval.values[type_of_piece(p)]
         }
         None => eval.value_of(pos.board[from]),
     };
     let mut occ = pos.occupied();
     occ.clear(from);
-    let mut side = pos.side ^ 1;
+    let mut side = pos.side.opposite();
     let mut d = 0;
     while d < 63 {
         let Some((sq, value)) = least_valuable_attacker(game, eval, pos, to, side, occ) else {
@@ -76,7 +76,7 @@ pub fn see<const W: usize>(game: &Game<W>, eval: &Eval, pos: &Position<W>, m: Mo
         }
         occ.clear(sq);
         on_square = value;
-        side ^= 1;
+        side = side.opposite();
     }
     while d > 0 {
         gain[d - 1] = -(-gain[d - 1]).max(gain[d]);

@@ -13,7 +13,7 @@
 //! promotes by boarding, picking up or leaving. Two-leg moves are not used to board,
 //! pick up or leave.
 
-use crate::core::{Bitboard, Color, Move};
+use crate::core::{Bitboard, Color, Move, color_of_piece, type_of_piece};
 use crate::rules::betza::Mode;
 use crate::rules::extension::{RuleExtension, Slot};
 use crate::rules::fen::piece_symbol;
@@ -43,10 +43,10 @@ impl Carrying {
         let mut carriers = [Vec::new(), Vec::new()];
         let mut riders = [Vec::new(), Vec::new()];
         for pc in 0..2 * game.types {
-            if game.spec.pieces[pc / 2].carrier {
-                carriers[pc & 1].push(pc);
+            if game.spec.pieces[type_of_piece(pc)].carrier {
+                carriers[color_of_piece(pc)].push(pc);
             } else {
-                riders[pc & 1].push(pc);
+                riders[color_of_piece(pc)].push(pc);
             }
         }
         Some(Carrying {
@@ -122,7 +122,7 @@ impl<const W: usize> RuleExtension<W> for Carrying {
         for from in loaded {
             let rider = pos.passenger(from) as usize - 1;
             let (moves, captures) = Self::reach(game, rider, from, occ);
-            let enemy = pos.by_color[us ^ 1] & game.valid;
+            let enemy = pos.by_color[us.opposite()] & game.valid;
             for to in moves.andnot(occ) | (captures & enemy) {
                 list.push(rule(from, to, LEAVE));
             }

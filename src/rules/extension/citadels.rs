@@ -9,7 +9,7 @@
 //!   game: a right written `C`/`c` in FEN; the move is written `f9a9,a9c5`);
 //! - only a piece marked `enters_own_citadel` may enter its own side's citadel.
 
-use crate::core::{Bitboard, Color, Move, MoveKind};
+use crate::core::{Bitboard, Color, Move, MoveKind, type_of_piece};
 use crate::rules::extension::{Right, RuleExtension, Slot};
 use crate::rules::fen::piece_symbol;
 use crate::rules::game::Game;
@@ -35,7 +35,7 @@ impl<const W: usize> Citadels<W> {
         let mut squares = Bitboard::EMPTY;
         citadel_of.iter().for_each(|&c| squares.set(c));
         let enters_own = (0..2 * game.types)
-            .map(|pc| game.spec.pieces[pc / 2].enters_own_citadel)
+            .map(|pc| game.spec.pieces[type_of_piece(pc)].enters_own_citadel)
             .collect();
         Some(Citadels {
             slot,
@@ -59,7 +59,7 @@ impl<const W: usize> Citadels<W> {
         let code = pos.board[self.citadel_of[pos.side]];
         code != 0
             && color_of(code) != pos.side
-            && self.leading_royal(game, pos, pos.side ^ 1) == Some(code as usize - 1)
+            && self.leading_royal(game, pos, pos.side.opposite()) == Some(code as usize - 1)
     }
 }
 
@@ -93,7 +93,7 @@ impl<const W: usize> RuleExtension<W> for Citadels<W> {
     fn filter_moves(&self, game: &Game<W>, pos: &mut Position<W>, list: &mut MoveList) {
         let us = pos.side;
         let leader = self.leading_royal(game, pos, us);
-        let enemy_citadel = self.citadel_of[us ^ 1];
+        let enemy_citadel = self.citadel_of[us.opposite()];
         list.retain(|m| {
             let to = m.to();
             if !self.squares.has(to) {
@@ -121,7 +121,7 @@ impl<const W: usize> RuleExtension<W> for Citadels<W> {
         let Some(from) = pos.by_piece[leader].first() else {
             return;
         };
-        let citadel = self.citadel_of[us ^ 1];
+        let citadel = self.citadel_of[us.opposite()];
         let enters = list
             .iter()
             .any(|m| m.from() == from && m.to() == citadel && m.kind() == MoveKind::Normal);

@@ -12,7 +12,7 @@
 //! counter-strike is one bit of rule state, set by the step after each move and cleared
 //! by a null move.
 
-use crate::core::{Move, MoveKind};
+use crate::core::{Move, MoveKind, type_of_piece};
 use crate::rules::extension::{RuleExtension, Slot};
 use crate::rules::game::Game;
 use crate::rules::movegen::MoveList;
@@ -37,7 +37,7 @@ impl LionTrading {
         spec.hooks.contains(&Hook::LionTrading).then(|| {
             let per_piece = |f: fn(&crate::rules::spec::PieceSpec) -> bool| {
                 (0..2 * game.types)
-                    .map(|pc| f(&spec.pieces[pc / 2]))
+                    .map(|pc| f(&spec.pieces[type_of_piece(pc)]))
                     .collect()
             };
             LionTrading {
@@ -133,7 +133,7 @@ impl<const W: usize> RuleExtension<W> for LionTrading {
 
 /// True when, after `m`, no enemy piece attacks the square the mover ends on.
 fn unprotected_after<const W: usize>(game: &Game<W>, pos: &mut Position<W>, m: Move) -> bool {
-    let them = pos.side ^ 1;
+    let them = pos.side.opposite();
     let u = pos.make(game, m);
     let safe = !game.attacked(pos, m.to(), them);
     pos.unmake(game, m, u);

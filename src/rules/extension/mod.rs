@@ -19,7 +19,7 @@ pub mod royal_replacement;
 pub mod royal_swap;
 
 use crate::core::moves::RULE_SLOTS;
-use crate::core::{Bitboard, Color, Move, MoveKind};
+use crate::core::{Bitboard, Color, Move, MoveKind, WHITE};
 use crate::rules::game::Game;
 use crate::rules::movegen::MoveList;
 use crate::rules::outcome::Outcome;
@@ -72,12 +72,12 @@ impl Slot {
     /// True while `side` still has the right kept in bit `side`.
     #[inline]
     pub fn holds<const W: usize>(self, pos: &Position<W>, side: Color) -> bool {
-        pos.rule_state & self.bit(side as u32) != 0
+        pos.rule_state & self.bit(side.index() as u32) != 0
     }
 
     /// Spends the side to move's right (within `make`, whose key is `key`).
     pub fn spend<const W: usize>(self, game: &Game<W>, pos: &mut Position<W>, key: &mut u64) {
-        let spent = pos.rule_state & !self.bit(pos.side as u32);
+        let spent = pos.rule_state & !self.bit(pos.side.index() as u32);
         pos.set_rule_state(game, spent, key);
     }
 }
@@ -605,9 +605,9 @@ impl<const W: usize> Game<W> {
             return None;
         }
         let mut s = String::new();
-        for color in 0..2 {
+        for color in Color::ALL {
             for r in self.rules.rights() {
-                s.push(if color == 0 {
+                s.push(if color == WHITE {
                     r.letter.to_ascii_uppercase()
                 } else {
                     r.letter.to_ascii_lowercase()

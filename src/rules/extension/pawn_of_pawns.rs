@@ -11,7 +11,9 @@
 //! A redeployment is a rule-defined move carrying the piece type it becomes as a
 //! promotion; its text is the plain `from to` with no promotion suffix.
 
-use crate::core::{Bitboard, Color, Move};
+use crate::core::{
+    BLACK, Bitboard, Color, Move, WHITE, color_of_piece, piece_index, type_of_piece,
+};
 use crate::rules::extension::{RuleExtension, Slot};
 use crate::rules::fen::piece_symbol;
 use crate::rules::game::Game;
@@ -41,16 +43,16 @@ impl PawnOfPawns {
             redeploys_as: Vec::new(),
         };
         for pc in 0..2 * game.types {
-            let (piece, color) = (&game.spec.pieces[pc / 2], pc & 1);
+            let (piece, color) = (&game.spec.pieces[type_of_piece(pc)], color_of_piece(pc));
             rule.rests.push(piece.rests_on_last_rank);
             rule.redeploy.push(match piece.redeploy {
-                Redeploy::To(sq) if color != crate::core::WHITE => {
+                Redeploy::To(sq) if color != WHITE => {
                     Redeploy::To(sq % g.width + (g.height - 1 - g.rank(sq)) * g.width)
                 }
                 other => other,
             });
             rule.redeploys_as
-                .push(piece.redeploys_as.map(|t| 2 * t + color));
+                .push(piece.redeploys_as.map(|t| piece_index(t, color)));
         }
         rule.rests.contains(&true).then_some(rule)
     }
@@ -63,8 +65,8 @@ impl PawnOfPawns {
         color: Color,
     ) -> Bitboard<W> {
         let mut b = Bitboard::EMPTY;
-        for pc in (color..2 * game.types)
-            .step_by(2)
+        for pc in (0..game.types)
+            .map(|t| piece_index(t, color))
             .filter(|&pc| self.rests[pc])
         {
             b |= pos.by_piece[pc] & game.last_rank[color];
@@ -94,10 +96,10 @@ impl PawnOfPawns {
                 }
             }
             Redeploy::ForkOrTrap => {
-                let us = pc & 1;
-                let royal = pos.royals(game, 0) | pos.royals(game, 1);
+                let us = color_of_piece(pc);
+                let royal = pos.royals(game, WHITE) | pos.royals(game, BLACK);
                 let targets = game.valid.andnot(game.rules.sanctuary | immune | royal);
-                let prey = pos.by_color[us ^ 1].andnot(immune);
+                let prey = pos.by_color[us.opposite()].andnot(immune);
                 for to in targets.andnot(Bitboard::from_square(from)) {
                     let attacked = game.tables[becomes].leap_capture[to] & prey;
                     let m = redeploy(to);
@@ -122,7 +124,7 @@ impl<const W: usize> RuleExtension<W> for PawnOfPawns {
 
     /// Resting pieces of both sides.
     fn immune(&self, game: &Game<W>, pos: &Position<W>) -> Bitboard<W> {
-        self.resting(game, pos, 0) | self.resting(game, pos, 1)
+        self.resting(game, pos, WHITE) | self.resting(game, pos, BLACK)
     }
 
     /// A resting piece moves only by redeployment.
@@ -185,7 +187,7 @@ impl<const W: usize> RuleExtension<W> for PawnOfPawns {
     /// A resting piece may be redeployed to any square.
     fn move_bound(&self, game: &Game<W>, pos: &Position<W>, color: Color, _pieces: usize) -> usize {
         let resting = (0..game.types)
-            .map(|t| 2 * t + color)
+            .map(|t| piece_index(t, color))
             .filter(|&pc| self.rests[pc])
             .map(|pc| pos.by_piece[pc].count() as usize)
             .sum::<usize>();

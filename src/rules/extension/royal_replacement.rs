@@ -6,7 +6,7 @@
 //! that does not end the turn: the side then makes its move. Written as the regent's
 //! square twice (`e4e4`).
 
-use crate::core::{Color, Move, MoveKind};
+use crate::core::{BLACK, Color, Move, MoveKind, WHITE, color_of_piece, type_of_piece};
 use crate::rules::extension::{RuleExtension, Slot};
 use crate::rules::fen::piece_symbol;
 use crate::rules::game::Game;
@@ -30,11 +30,11 @@ impl RoyalReplacement {
         }
         let mut regents = [Vec::new(), Vec::new()];
         for pc in 0..2 * game.types {
-            if game.spec.pieces[pc / 2].regent {
-                regents[pc & 1].push(pc);
+            if game.spec.pieces[type_of_piece(pc)].regent {
+                regents[color_of_piece(pc)].push(pc);
             }
         }
-        let royal = [*game.royals[0].first()?, *game.royals[1].first()?];
+        let royal = [*game.royals[WHITE].first()?, *game.royals[BLACK].first()?];
         (!regents[0].is_empty()).then_some(RoyalReplacement {
             slot,
             regents,
@@ -44,7 +44,7 @@ impl RoyalReplacement {
 
     /// The reserve a deposed regent of `color` goes to, if any.
     fn deposed_to<const W: usize>(game: &Game<W>, color: Color) -> Option<usize> {
-        game.capture_reserve(color ^ 1)
+        game.capture_reserve(color.opposite())
     }
 }
 

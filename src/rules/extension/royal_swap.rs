@@ -3,7 +3,7 @@
 //! friendly piece, provided the result is legal. Written as the royal's move onto the
 //! friendly piece (`f2c5`); the right is written `S`/`s` in FEN.
 
-use crate::core::{Bitboard, Color, Move};
+use crate::core::{Bitboard, Color, Move, color_of_piece, type_of_piece};
 use crate::rules::extension::{Right, RuleExtension, Slot};
 use crate::rules::fen::piece_symbol;
 use crate::rules::game::Game;
@@ -21,9 +21,9 @@ impl RoyalSwap {
     pub fn new<const W: usize>(game: &Game<W>, slot: Slot) -> Option<Self> {
         let mut swappers = [Vec::new(), Vec::new()];
         for pc in 0..2 * game.types {
-            let piece = &game.spec.pieces[pc / 2];
+            let piece = &game.spec.pieces[type_of_piece(pc)];
             if piece.swaps && piece.royal {
-                swappers[pc & 1].push(pc);
+                swappers[color_of_piece(pc)].push(pc);
             }
         }
         (!swappers.iter().all(Vec::is_empty)).then_some(RoyalSwap { slot, swappers })
@@ -55,7 +55,7 @@ impl<const W: usize> RuleExtension<W> for RoyalSwap {
         let fixed = game.immune(pos) | game.rules.sanctuary;
         for &pc in &self.swappers[us] {
             for king in pos.by_piece[pc] {
-                if !stuck && !game.attacked(pos, king, us ^ 1) {
+                if !stuck && !game.attacked(pos, king, us.opposite()) {
                     continue;
                 }
                 let partners = pos.by_color[us].andnot(fixed | Bitboard::from_square(king));
