@@ -10,6 +10,7 @@
 //! `m c d e t p g o y n j a`, in that order), and its Shogi promotion rules (slots Pawn to
 //! Alfil promote; Pawn, Queen and Knight slots promote by force on the last ranks).
 
+use crate::rules::betza::{XBetza, to_xbetza};
 use crate::rules::spec::{BareKing, PromotionStyle, Royalty, VariantSpec, Verdict};
 use thiserror::Error;
 
@@ -525,7 +526,10 @@ pub fn describe(spec: &VariantSpec, fen: &str) -> Result<Description, DescribeEr
         }
         id.push(base.to_ascii_uppercase());
         id.extend(dress);
-        let (mut betza, missing) = xbetza(&p.betza);
+        let XBetza {
+            text: mut betza,
+            unwritten: missing,
+        } = to_xbetza(&p.atoms);
         if p.royal && spec.castling {
             // XBetza's castling: the King's step count towards the rook.
             betza += &format!("O{}", spec.castling_king_steps);
@@ -630,169 +634,6 @@ fn checked_fen(
         };
     }
     Ok(out)
-}
-
-/// A Betza text of kirin's dialect in XBoard's XBetza: the direction letters of each leg
-/// before its mode letters, riders by doubled letter as `X0`, `{min,max}` as an exponent
-/// where `min` is 1, kirin's `j` rider (first square skipped and empty) as a step that
-/// continues as a slide. Returns the text and the parts that have no XBetza form (left
-/// out).
-pub fn xbetza(betza: &str) -> (String, Vec<String>) {
-    let chars: Vec<char> = betza.chars().collect();
-    let mut out = String::new();
-    let mut missing = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        if chars[i] == '[' {
-            let end = chars[i..]
-                .iter()
-                .position(|&c| c == ']')
-                .map_or(chars.len(), |e| i + e + 1);
-            missing.push(chars[i..end].iter().collect());
-            i = end;
-            continue;
-        }
-        let start = i;
-        while i < chars.len() && chars[i].is_ascii_lowercase() {
-            i += 1;
-        }
-        let mods: String = chars[start..i].iter().collect();
-        // The atom: a letter (doubled for a rider) or a leap (x,y).
-        let mut atom = String::new();
-        let mut rider = false;
-        if i < chars.len() && chars[i].is_ascii_uppercase() {
-            atom.push(chars[i]);
-            i += 1;
-            if i < chars.len() && chars[i] == chars[i - 1] {
-                rider = true;
-                i += 1;
-            }
-        } else if i < chars.len() && chars[i] == '(' {
-            let end = chars[i..]
-                .iter()
-                .position(|&c| c == ')')
-                .map_or(chars.len(), |e| i + e + 1);
-            let leap: String = chars[i..end].iter().collect();
-            i = end;
-            match leap_atom(&leap) {
-                Some(a) => atom.push(a),
-                None => {
-                    missing.push(format!("{mods}{leap}"));
-                    read_range(&chars, &mut i);
-                    continue;
-                }
-            }
-        } else {
-            // Not a Betza text kirin would have accepted; keep what is left.
-            missing.push(chars[start..].iter().collect());
-            break;
-        }
-        // The range: digits or {min,max}.
-        let (min, max) = read_range(&chars, &mut i);
-        let original: String = chars[start..i].iter().collect();
-        let mut atom_text = match (atom.as_str(), rider) {
-            ("W", true) => "R".to_string(),
-            ("F", true) => "B".to_string(),
-            (a, true) => format!("{a}0"),
-            (a, false) => a.to_string(),
-        };
-        let slider = rider || matches!(atom.as_str(), "R" | "B" | "Q");
-        let mut jump_first = mods.contains('j') && slider;
-        match (min, max) {
-            (None | Some(0 | 1), None) => {}
-            (None | Some(0 | 1), Some(m)) => atom_text += &m.to_string(),
-            (Some(2), None) if slider && !mods.contains('a') => jump_first = true,
-            _ => {
-                missing.push(original);
-                continue;
-            }
-        }
-        let groups: Vec<&str> = mods.split('a').collect();
-        if jump_first && groups.len() == 1 {
-            // A step to an empty square, then on as a slider in the same direction.
-            let step = match atom.as_str() {
-                "R" | "W" => "W",
-                "B" | "F" => "F",
-                "Q" | "K" => "K",
-                _ => {
-                    missing.push(original);
-                    continue;
-                }
-            };
-            let (dirs, modes) = split_modifiers(&groups[0].replace('j', ""));
-            let initial = if groups[0].contains('i') { "i" } else { "" };
-            out += &format!("{initial}{dirs}yaf{modes}{step}");
-            continue;
-        }
-        for (k, g) in groups.iter().enumerate() {
-            if k > 0 {
-                out.push('a');
-            }
-            if k == 0 && g.contains('i') {
-                out.push('i');
-            }
-            let (dirs, modes) = split_modifiers(g);
-            out += &dirs;
-            out += &modes;
-        }
-        out += &atom_text;
-    }
-    (out, missing)
-}
-
-/// A leap `(x,y)` as an XBetza atom letter, if it has one.
-fn leap_atom(text: &str) -> Option<char> {
-    let inner = text.strip_prefix('(')?.strip_suffix(')')?;
-    let (x, y) = inner.split_once(',')?;
-    let (x, y): (u32, u32) = (x.trim().parse().ok()?, y.trim().parse().ok()?);
-    Some(match (x.min(y), x.max(y)) {
-        (0, 1) => 'W',
-        (1, 1) => 'F',
-        (0, 2) => 'D',
-        (1, 2) => 'N',
-        (2, 2) => 'A',
-        (0, 3) => 'H',
-        (1, 3) => 'C',
-        (2, 3) => 'Z',
-        (3, 3) => 'G',
-        _ => return None,
-    })
-}
-
-/// Reads a range after an atom: `4` is (None, Some(4)), `{2,}` (Some(2), None).
-fn read_range(chars: &[char], i: &mut usize) -> (Option<u32>, Option<u32>) {
-    if *i < chars.len() && chars[*i].is_ascii_digit() {
-        let start = *i;
-        while *i < chars.len() && chars[*i].is_ascii_digit() {
-            *i += 1;
-        }
-        let n: String = chars[start..*i].iter().collect();
-        return (None, n.parse().ok().filter(|&n| n > 0));
-    }
-    if *i < chars.len() && chars[*i] == '{' {
-        let end = chars[*i..]
-            .iter()
-            .position(|&c| c == '}')
-            .map_or(chars.len(), |e| *i + e + 1);
-        let inner: String = chars[*i + 1..end.saturating_sub(1).max(*i + 1)]
-            .iter()
-            .collect();
-        *i = end;
-        let (a, b) = inner.split_once(',').unwrap_or((&inner, &inner));
-        return (a.trim().parse().ok(), b.trim().parse().ok());
-    }
-    (None, None)
-}
-
-/// One leg's modifiers as XBoard reads them: the direction letters (in their order), then
-/// the mode letters in XBoard's fixed order. `i` is dropped (the caller writes it first).
-fn split_modifiers(group: &str) -> (String, String) {
-    let dirs: String = group.chars().filter(|c| "fblrvsh".contains(*c)).collect();
-    let modes: String = "mcdetpgoynj"
-        .chars()
-        .filter(|m| group.contains(*m))
-        .collect();
-    (dirs, modes)
 }
 
 /// The `highlight` board for the moves of one piece: a FEN-like text, top rank first,
@@ -900,26 +741,6 @@ mod tests {
     }
 
     #[test]
-    fn kirin_betza_in_xbetza() {
-        assert_eq!(xbetza("mfWcfFifmnD").0, "fmWfcFifmnD");
-        assert_eq!(xbetza("FsfW").0, "FsfW");
-        assert_eq!(xbetza("KNADcaKmabK").0, "KNADcaKmabK");
-        assert_eq!(xbetza("NN").0, "N0");
-        assert_eq!(xbetza("WW").0, "R");
-        assert_eq!(xbetza("R4").0, "R4");
-        assert_eq!(xbetza("B{1,3}").0, "B3");
-        assert_eq!(xbetza("jB").0, "yafF");
-        assert_eq!(xbetza("B{2,}").0, "yafF");
-        assert_eq!(xbetza("(3,1)").0, "C");
-        let (t, missing) = xbetza("BsbRfWfD[cfW-fW][cfW-bW][mfW-bW]");
-        assert_eq!(t, "BsbRfWfD");
-        assert_eq!(missing.len(), 3);
-        let (t, missing) = xbetza("K(4,1)B{3,5}");
-        assert_eq!(t, "K");
-        assert_eq!(missing, vec!["(4,1)", "B{3,5}"]);
-    }
-
-    #[test]
     fn sho_is_described_as_hachu_does() {
         let spec = variants::find("sho").unwrap();
         let d = describe(spec, &spec.start).unwrap();
@@ -974,6 +795,7 @@ mod tests {
         let mut picket = spec.pieces[6].clone();
         picket.letter = "b'".to_string();
         picket.betza = "jB".to_string();
+        picket.atoms = crate::rules::betza::parse("jB").unwrap();
         let mut pawn = spec.pieces[8].clone();
         pawn.letter = "p!".to_string();
         pawn.promotes_to.clear();
