@@ -11,7 +11,9 @@
 //! Alfil promote; Pawn, Queen and Knight slots promote by force on the last ranks).
 
 use crate::rules::betza::{XBetza, to_xbetza};
+use crate::rules::fen::FenStyle;
 use crate::rules::spec::{BareKing, PromotionStyle, Royalty, VariantSpec, Verdict};
+use crate::rules::{Game, Position};
 use thiserror::Error;
 
 /// Square names on the wire. XBoard numbers the ranks of a board with exactly ten ranks
@@ -218,9 +220,6 @@ pub enum DescribeError {
     NoPromotedSlot(String),
     #[error("more piece types than XBoard has slots")]
     TooManyPieces,
-    /// A FEN whose board XBoard would misread (an over-long rank crashes it).
-    #[error("{0}")]
-    Fen(String),
 }
 
 /// XBoard's piece slots per side; the last is the King.
@@ -351,9 +350,15 @@ pub fn xboard_rules(spec: &VariantSpec) -> VariantSpec {
     rules
 }
 
-/// Describes `spec`, set up as `fen`, to XBoard: the piece-to-char table, the board size
-/// and parent variant, the FEN (with holes as `*`), and the pieces' moves in XBetza.
-pub fn describe(spec: &VariantSpec, fen: &str) -> Result<Description, DescribeError> {
+/// Describes `game`, set up as `pos`, to XBoard: the piece-to-char table, the board size
+/// and parent variant, the FEN (in XBoard's style, `FenStyle::Xboard`; holes as `*`), and
+/// the pieces' moves in XBetza. The position was read by `rules::fen`, so its board fits
+/// the board size (an over-long rank would crash XBoard) and holds only the game's pieces.
+pub fn describe<const W: usize>(
+    game: &Game<W>,
+    pos: &Position<W>,
+) -> Result<Description, DescribeError> {
+    let spec = &game.spec;
     let pieces = &spec.pieces;
     let parts: Vec<(bool, char, Option<char>)> = pieces
         .iter()
@@ -506,13 +511,14 @@ pub fn describe(spec: &VariantSpec, fen: &str) -> Result<Description, DescribeEr
         white_king.to_ascii_lowercase()
     );
 
-    let fen = checked_fen(spec, fen, &parts)?;
+    let fen = pos.to_fen_styled(game, FenStyle::Xboard);
     let (w, h) = (spec.geometry.width, spec.geometry.height);
     let parent_name = match parent {
         Parent::Shogi => "shogi",
         Parent::Fairy => "fairy",
     };
-    let setup = format!("setup ({table}) {w}x{h}+0_{parent_name} {fen}");
+    let hand = holdings_size(game, &slot, &white);
+    let setup = format!("setup ({table}) {w}x{h}+{hand}_{parent_name} {fen}");
 
     let mut commands = Vec::new();
     for (i, p) in pieces.iter().enumerate() {
@@ -555,85 +561,32 @@ pub fn describe(spec: &VariantSpec, fen: &str) -> Result<Description, DescribeEr
     })
 }
 
-/// The FEN's board checked square by square against the board size (an over-long rank
-/// crashes XBoard) and the piece letters; returns the FEN XBoard is sent.
-fn checked_fen(
-    spec: &VariantSpec,
-    fen: &str,
-    parts: &[(bool, char, Option<char>)],
-) -> Result<String, DescribeError> {
-    let bad = |why: String| DescribeError::Fen(why);
-    let (w, h) = (spec.geometry.width, spec.geometry.height);
-    let mut fields = fen.split_whitespace();
-    let board = fields.next().ok_or_else(|| bad("empty FEN".into()))?;
-    let ranks: Vec<&str> = board.split('/').collect();
-    if ranks.len() != h {
-        return Err(bad(format!("FEN has {} ranks, the board {h}", ranks.len())));
+/// XBoard's holdings size for `game` (0 without drops): XBoard keeps a piece kind in
+/// hand at the place it numbers it (`PieceToNumber`, counting the slots before the kind's
+/// slot that hold a piece, `+` and empty slots not counted) and refuses a FEN whose
+/// holdings reach past the size, so the size is one more than the highest place of a kind
+/// a reserve can hold (every piece but a royal one, as the kind it becomes in hand).
+fn holdings_size<const W: usize>(
+    game: &Game<W>,
+    slot: &[Option<usize>],
+    white: &[String],
+) -> usize {
+    if !game.spec.drops {
+        return 0;
     }
-    for (r, rank) in ranks.iter().enumerate() {
-        let chars: Vec<char> = rank.chars().collect();
-        let mut files = 0usize;
-        let mut i = 0;
-        while i < chars.len() {
-            let c = chars[i];
-            if c.is_ascii_digit() {
-                let mut n = 0usize;
-                while i < chars.len() && chars[i].is_ascii_digit() {
-                    n = n * 10 + chars[i] as usize - '0' as usize;
-                    i += 1;
-                }
-                files += n;
-                continue;
-            }
-            if c == '*' {
-                files += 1;
-                i += 1;
-                continue;
-            }
-            let promoted = c == '+';
-            if promoted {
-                i += 1;
-            }
-            let base = chars
-                .get(i)
-                .copied()
-                .filter(|c| c.is_ascii_alphabetic())
-                .ok_or_else(|| bad(format!("FEN rank {}: bad piece in '{rank}'", r + 1)))?;
-            i += 1;
-            let dress = chars.get(i).copied().filter(|&d| d == '\'' || d == '!');
-            if dress.is_some() {
-                i += 1;
-            }
-            let known = (promoted, base.to_ascii_lowercase(), dress);
-            if !parts.contains(&known) {
-                return Err(bad(format!(
-                    "FEN rank {}: unknown piece in '{rank}'",
-                    r + 1
-                )));
-            }
-            files += 1;
-        }
-        if files != w {
-            return Err(bad(format!(
-                "FEN rank {} has {files} squares, the board {w} files",
-                r + 1
-            )));
-        }
-    }
-    let mut out = board.to_string();
-    let ranks_on_wire = Ranks::for_height(h);
-    for (k, f) in fields.enumerate() {
-        out.push(' ');
-        out += &match k {
-            // Rights letters of a variant without castling (Tamerlane's once-per-game
-            // rights) would read as castling rights to XBoard.
-            1 if !spec.castling && f.chars().any(|c| c.is_ascii_alphabetic()) => "-".to_string(),
-            // The en-passant square.
-            2 => ranks_on_wire.to_wire(f),
-            _ => f.to_string(),
-        };
-    }
-    Ok(out)
+    let place = |s: usize| {
+        white[..s.min(white.len())]
+            .iter()
+            .filter(|t| *t != "." && *t != "+")
+            .count()
+    };
+    (0..game.spec.pieces.len())
+        .filter(|&i| !game.spec.pieces[i].royal)
+        .filter_map(|i| slot[game.reserves.hand_type[2 * i]])
+        .filter(|&s| s != KING_SLOT)
+        .map(|s| place(s) + 1)
+        .max()
+        .unwrap_or(0)
 }
 
 /// The `highlight` board for the moves of one piece: a FEN-like text, top rank first,
@@ -668,7 +621,9 @@ pub fn highlight_board(width: usize, height: usize, marks: &[(usize, char)]) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::session::Session;
     use crate::variants;
+    use crate::with_width;
 
     #[test]
     fn ten_rank_boards_count_from_zero_on_the_wire() {
@@ -740,13 +695,20 @@ mod tests {
         assert_eq!(table.len(), names.len());
     }
 
+    /// `describe` of `spec` set up as `fen`, which is read as the session reads it.
+    fn describe_fen(spec: &VariantSpec, fen: &str) -> Result<Description, String> {
+        let mut session = Session::new(spec).map_err(|e| e.to_string())?;
+        with_width!(&mut session, s => s.set_position(Some(fen))).map_err(|e| e.to_string())?;
+        with_width!(&session, s => describe(&s.game, &s.pos)).map_err(|e| e.to_string())
+    }
+
     #[test]
     fn sho_is_described_as_hachu_does() {
         let spec = variants::find("sho").unwrap();
-        let d = describe(spec, &spec.start).unwrap();
+        let d = describe_fen(spec, &spec.start).unwrap();
         assert_eq!(
             d.setup,
-            "setup (PNBRLSE..G.+++++++Kpnbrlse..g.+++++++k) 9x9+0_shogi lnsgkgsnl/1r2e2b1/ppppppppp/9/9/9/PPPPPPPPP/1B2E2R1/LNSGKGSNL w 0 1"
+            "setup (PNBRLSE..G.+++++++Kpnbrlse..g.+++++++k) 9x9+0_shogi lnsgkgsnl/1r2e2b1/ppppppppp/9/9/9/PPPPPPPPP/1B2E2R1/LNSGKGSNL w - - 0 1"
         );
         assert!(
             d.pieces.contains(&"piece +E& K".to_string()),
@@ -761,88 +723,57 @@ mod tests {
     #[test]
     fn fens_are_checked_before_xboard_sees_them() {
         let spec = variants::find("duodecimal").unwrap();
-        let d = describe(spec, &spec.start).unwrap();
+        let d = describe_fen(spec, &spec.start).unwrap();
         assert!(d.setup.contains(" 12x12+0_fairy "), "{}", d.setup);
         assert!(d.pieces.contains(&"piece P& fmWfcFifmnD".to_string()));
+        // Over-long ranks (which crash XBoard), missing ranks, unknown letters: refused
+        // by the FEN reader before anything is described.
         let long = spec.start.replacen("12/", "13/", 1);
-        assert!(
-            describe(spec, &long)
-                .unwrap_err()
-                .to_string()
-                .contains("13 squares")
-        );
+        assert!(describe_fen(spec, &long).unwrap_err().contains("12 wide"));
         let short = spec.start.replacen("12/", "", 1);
-        assert!(
-            describe(spec, &short)
-                .unwrap_err()
-                .to_string()
-                .contains("ranks")
-        );
+        assert!(describe_fen(spec, &short).unwrap_err().contains("ranks"));
         let alien = spec.start.replacen("12/", "11z/", 1);
-        assert!(
-            describe(spec, &alien)
-                .unwrap_err()
-                .to_string()
-                .contains("unknown piece")
-        );
+        assert!(describe_fen(spec, &alien).unwrap_err().contains("'z'"));
     }
 
     #[test]
-    fn dressed_letters_and_holes_reach_xboard() {
-        // A Tamerlane-like board: 13x10 with a frame of holes, dressed letters.
-        let mut spec = variants::find("duodecimal").unwrap().clone();
-        spec.geometry = crate::core::Geometry::new(13, 10).unwrap();
-        let mut picket = spec.pieces[6].clone();
-        picket.letter = "b'".to_string();
-        picket.betza = "jB".to_string();
-        picket.atoms = crate::rules::betza::parse("jB").unwrap();
-        let mut pawn = spec.pieces[8].clone();
-        pawn.letter = "p!".to_string();
-        pawn.promotes_to.clear();
-        spec.pieces.push(picket);
-        spec.pieces.push(pawn);
-        let fen = "*r9k*/*B'P!9*/*11*/*11*/*11*/*11*/*11*/*11*/*11*/*R9K* w - - 0 1";
-        let d = describe(&spec, fen).unwrap();
+    fn dressed_letters_holes_and_rights_reach_xboard() {
+        // Tamerlane: 13x10 with a frame of holes, dressed letters, royal-swap rights.
+        let spec = variants::find("tamerlane-full").unwrap();
+        assert!(spec.start.contains(" w SCsc - "));
+        let d = describe_fen(spec, &spec.start).unwrap();
         assert!(
-            d.setup.contains(" 13x10+0_fairy *r9k*/*B'P!9*/"),
+            d.setup
+                .contains(" 13x10+0_fairy *elcbwxwbcle*/1rntgskfgtnr*/"),
             "{}",
             d.setup
         );
         let table = &d.setup[7..d.setup.find(')').unwrap()];
-        assert!(table.contains("B'") && table.contains("b'"), "{table}");
+        assert!(table.contains("K'") && table.contains("k'"), "{table}");
         assert!(table.contains("P!") && table.contains("p!"), "{table}");
         assert!(
-            d.pieces.contains(&"piece B'& yafF".to_string()),
+            d.pieces.contains(&"piece T& yafF".to_string()),
             "{:?}",
             d.pieces
         );
-        assert!(d.pieces.contains(&"piece P!& fmWfcFifmnD".to_string()));
+        assert!(d.pieces.contains(&"piece P!& fmWfcF".to_string()));
         // Rights letters of a game without castling are not castling rights to XBoard.
-        let rights = fen.replace(" w - - ", " w SCsc - ");
-        assert!(
-            describe(&spec, &rights)
-                .unwrap()
-                .setup
-                .ends_with(" w - - 0 1")
-        );
-        // An over-long rank with holes is refused.
-        let long = fen.replacen("*11*", "*12*", 1);
-        assert!(describe(&spec, &long).is_err());
+        assert!(d.setup.ends_with(" w - - 0 1"), "{}", d.setup);
         // Letters XBoard cannot take.
-        spec.pieces[9].letter = "b''".to_string();
-        assert!(
-            describe(&spec, fen)
-                .unwrap_err()
-                .to_string()
-                .contains("b''")
-        );
+        let mut odd = variants::find("duodecimal").unwrap().clone();
+        let bishop = odd.pieces.iter().position(|p| p.letter == "b").unwrap();
+        odd.pieces[bishop].letter = "b''".to_string();
+        let fen = odd.start.replace('b', "b''").replace('B', "B''");
+        odd.start = fen.clone();
+        let e = describe_fen(&odd, &fen).unwrap_err();
+        assert!(e.contains("b''"), "{e}");
     }
 
     #[test]
     fn a_castling_king_says_so() {
         let mut spec = variants::find("chess").unwrap().clone();
         spec.name = "castles".to_string();
-        let d = describe(&spec, &spec.start).unwrap();
+        let d = describe_fen(&spec, &spec.start).unwrap();
         assert!(
             d.pieces.contains(&"piece K& KO2".to_string()),
             "{:?}",
