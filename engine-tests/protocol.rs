@@ -294,7 +294,7 @@ fn cecp_session_in_every_variant() {
             let expressible = spec
                 .pieces
                 .iter()
-                .filter(|p| !kirin::protocol::cecp::xbetza(&p.betza).0.is_empty())
+                .filter(|p| !kirin::rules::betza::to_xbetza(&p.atoms).text.is_empty())
                 .count();
             assert_eq!(pieces.len(), expressible, "{name}: {out:?}");
             assert!(expressible * 2 > spec.pieces.len(), "{name}: {out:?}");

@@ -10,7 +10,10 @@
 //! `m c d e t p g o y n j a`, in that order), and its Shogi promotion rules (slots Pawn to
 //! Alfil promote; Pawn, Queen and Knight slots promote by force on the last ranks).
 
+use crate::rules::betza::{XBetza, to_xbetza};
+use crate::rules::fen::FenStyle;
 use crate::rules::spec::{BareKing, PromotionStyle, Royalty, VariantSpec, Verdict};
+use crate::rules::{Game, Position};
 use thiserror::Error;
 
 /// Square names on the wire. XBoard numbers the ranks of a board with exactly ten ranks
@@ -217,9 +220,6 @@ pub enum DescribeError {
     NoPromotedSlot(String),
     #[error("more piece types than XBoard has slots")]
     TooManyPieces,
-    /// A FEN whose board XBoard would misread (an over-long rank crashes it).
-    #[error("{0}")]
-    Fen(String),
 }
 
 /// XBoard's piece slots per side; the last is the King.
@@ -350,9 +350,15 @@ pub fn xboard_rules(spec: &VariantSpec) -> VariantSpec {
     rules
 }
 
-/// Describes `spec`, set up as `fen`, to XBoard: the piece-to-char table, the board size
-/// and parent variant, the FEN (with holes as `*`), and the pieces' moves in XBetza.
-pub fn describe(spec: &VariantSpec, fen: &str) -> Result<Description, DescribeError> {
+/// Describes `game`, set up as `pos`, to XBoard: the piece-to-char table, the board size
+/// and parent variant, the FEN (in XBoard's style, `FenStyle::Xboard`; holes as `*`), and
+/// the pieces' moves in XBetza. The position was read by `rules::fen`, so its board fits
+/// the board size (an over-long rank would crash XBoard) and holds only the game's pieces.
+pub fn describe<const W: usize>(
+    game: &Game<W>,
+    pos: &Position<W>,
+) -> Result<Description, DescribeError> {
+    let spec = &game.spec;
     let pieces = &spec.pieces;
     let parts: Vec<(bool, char, Option<char>)> = pieces
         .iter()
@@ -505,13 +511,14 @@ pub fn describe(spec: &VariantSpec, fen: &str) -> Result<Description, DescribeEr
         white_king.to_ascii_lowercase()
     );
 
-    let fen = checked_fen(spec, fen, &parts)?;
+    let fen = pos.to_fen_styled(game, FenStyle::Xboard);
     let (w, h) = (spec.geometry.width, spec.geometry.height);
     let parent_name = match parent {
         Parent::Shogi => "shogi",
         Parent::Fairy => "fairy",
     };
-    let setup = format!("setup ({table}) {w}x{h}+0_{parent_name} {fen}");
+    let hand = holdings_size(game, &slot, &white);
+    let setup = format!("setup ({table}) {w}x{h}+{hand}_{parent_name} {fen}");
 
     let mut commands = Vec::new();
     for (i, p) in pieces.iter().enumerate() {
@@ -525,7 +532,10 @@ pub fn describe(spec: &VariantSpec, fen: &str) -> Result<Description, DescribeEr
         }
         id.push(base.to_ascii_uppercase());
         id.extend(dress);
-        let (mut betza, missing) = xbetza(&p.betza);
+        let XBetza {
+            text: mut betza,
+            unwritten: missing,
+        } = to_xbetza(&p.atoms);
         if p.royal && spec.castling {
             // XBetza's castling: the King's step count towards the rook.
             betza += &format!("O{}", spec.castling_king_steps);
@@ -551,248 +561,32 @@ pub fn describe(spec: &VariantSpec, fen: &str) -> Result<Description, DescribeEr
     })
 }
 
-/// The FEN's board checked square by square against the board size (an over-long rank
-/// crashes XBoard) and the piece letters; returns the FEN XBoard is sent.
-fn checked_fen(
-    spec: &VariantSpec,
-    fen: &str,
-    parts: &[(bool, char, Option<char>)],
-) -> Result<String, DescribeError> {
-    let bad = |why: String| DescribeError::Fen(why);
-    let (w, h) = (spec.geometry.width, spec.geometry.height);
-    let mut fields = fen.split_whitespace();
-    let board = fields.next().ok_or_else(|| bad("empty FEN".into()))?;
-    let ranks: Vec<&str> = board.split('/').collect();
-    if ranks.len() != h {
-        return Err(bad(format!("FEN has {} ranks, the board {h}", ranks.len())));
+/// XBoard's holdings size for `game` (0 without drops): XBoard keeps a piece kind in
+/// hand at the place it numbers it (`PieceToNumber`, counting the slots before the kind's
+/// slot that hold a piece, `+` and empty slots not counted) and refuses a FEN whose
+/// holdings reach past the size, so the size is one more than the highest place of a kind
+/// a reserve can hold (every piece but a royal one, as the kind it becomes in hand).
+fn holdings_size<const W: usize>(
+    game: &Game<W>,
+    slot: &[Option<usize>],
+    white: &[String],
+) -> usize {
+    if !game.spec.drops {
+        return 0;
     }
-    for (r, rank) in ranks.iter().enumerate() {
-        let chars: Vec<char> = rank.chars().collect();
-        let mut files = 0usize;
-        let mut i = 0;
-        while i < chars.len() {
-            let c = chars[i];
-            if c.is_ascii_digit() {
-                let mut n = 0usize;
-                while i < chars.len() && chars[i].is_ascii_digit() {
-                    n = n * 10 + chars[i] as usize - '0' as usize;
-                    i += 1;
-                }
-                files += n;
-                continue;
-            }
-            if c == '*' {
-                files += 1;
-                i += 1;
-                continue;
-            }
-            let promoted = c == '+';
-            if promoted {
-                i += 1;
-            }
-            let base = chars
-                .get(i)
-                .copied()
-                .filter(|c| c.is_ascii_alphabetic())
-                .ok_or_else(|| bad(format!("FEN rank {}: bad piece in '{rank}'", r + 1)))?;
-            i += 1;
-            let dress = chars.get(i).copied().filter(|&d| d == '\'' || d == '!');
-            if dress.is_some() {
-                i += 1;
-            }
-            let known = (promoted, base.to_ascii_lowercase(), dress);
-            if !parts.contains(&known) {
-                return Err(bad(format!(
-                    "FEN rank {}: unknown piece in '{rank}'",
-                    r + 1
-                )));
-            }
-            files += 1;
-        }
-        if files != w {
-            return Err(bad(format!(
-                "FEN rank {} has {files} squares, the board {w} files",
-                r + 1
-            )));
-        }
-    }
-    let mut out = board.to_string();
-    let ranks_on_wire = Ranks::for_height(h);
-    for (k, f) in fields.enumerate() {
-        out.push(' ');
-        out += &match k {
-            // Rights letters of a variant without castling (Tamerlane's once-per-game
-            // rights) would read as castling rights to XBoard.
-            1 if !spec.castling && f.chars().any(|c| c.is_ascii_alphabetic()) => "-".to_string(),
-            // The en-passant square.
-            2 => ranks_on_wire.to_wire(f),
-            _ => f.to_string(),
-        };
-    }
-    Ok(out)
-}
-
-/// A Betza text of kirin's dialect in XBoard's XBetza: the direction letters of each leg
-/// before its mode letters, riders by doubled letter as `X0`, `{min,max}` as an exponent
-/// where `min` is 1, kirin's `j` rider (first square skipped and empty) as a step that
-/// continues as a slide. Returns the text and the parts that have no XBetza form (left
-/// out).
-pub fn xbetza(betza: &str) -> (String, Vec<String>) {
-    let chars: Vec<char> = betza.chars().collect();
-    let mut out = String::new();
-    let mut missing = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        if chars[i] == '[' {
-            let end = chars[i..]
-                .iter()
-                .position(|&c| c == ']')
-                .map_or(chars.len(), |e| i + e + 1);
-            missing.push(chars[i..end].iter().collect());
-            i = end;
-            continue;
-        }
-        let start = i;
-        while i < chars.len() && chars[i].is_ascii_lowercase() {
-            i += 1;
-        }
-        let mods: String = chars[start..i].iter().collect();
-        // The atom: a letter (doubled for a rider) or a leap (x,y).
-        let mut atom = String::new();
-        let mut rider = false;
-        if i < chars.len() && chars[i].is_ascii_uppercase() {
-            atom.push(chars[i]);
-            i += 1;
-            if i < chars.len() && chars[i] == chars[i - 1] {
-                rider = true;
-                i += 1;
-            }
-        } else if i < chars.len() && chars[i] == '(' {
-            let end = chars[i..]
-                .iter()
-                .position(|&c| c == ')')
-                .map_or(chars.len(), |e| i + e + 1);
-            let leap: String = chars[i..end].iter().collect();
-            i = end;
-            match leap_atom(&leap) {
-                Some(a) => atom.push(a),
-                None => {
-                    missing.push(format!("{mods}{leap}"));
-                    read_range(&chars, &mut i);
-                    continue;
-                }
-            }
-        } else {
-            // Not a Betza text kirin would have accepted; keep what is left.
-            missing.push(chars[start..].iter().collect());
-            break;
-        }
-        // The range: digits or {min,max}.
-        let (min, max) = read_range(&chars, &mut i);
-        let original: String = chars[start..i].iter().collect();
-        let mut atom_text = match (atom.as_str(), rider) {
-            ("W", true) => "R".to_string(),
-            ("F", true) => "B".to_string(),
-            (a, true) => format!("{a}0"),
-            (a, false) => a.to_string(),
-        };
-        let slider = rider || matches!(atom.as_str(), "R" | "B" | "Q");
-        let mut jump_first = mods.contains('j') && slider;
-        match (min, max) {
-            (None | Some(0 | 1), None) => {}
-            (None | Some(0 | 1), Some(m)) => atom_text += &m.to_string(),
-            (Some(2), None) if slider && !mods.contains('a') => jump_first = true,
-            _ => {
-                missing.push(original);
-                continue;
-            }
-        }
-        let groups: Vec<&str> = mods.split('a').collect();
-        if jump_first && groups.len() == 1 {
-            // A step to an empty square, then on as a slider in the same direction.
-            let step = match atom.as_str() {
-                "R" | "W" => "W",
-                "B" | "F" => "F",
-                "Q" | "K" => "K",
-                _ => {
-                    missing.push(original);
-                    continue;
-                }
-            };
-            let (dirs, modes) = split_modifiers(&groups[0].replace('j', ""));
-            let initial = if groups[0].contains('i') { "i" } else { "" };
-            out += &format!("{initial}{dirs}yaf{modes}{step}");
-            continue;
-        }
-        for (k, g) in groups.iter().enumerate() {
-            if k > 0 {
-                out.push('a');
-            }
-            if k == 0 && g.contains('i') {
-                out.push('i');
-            }
-            let (dirs, modes) = split_modifiers(g);
-            out += &dirs;
-            out += &modes;
-        }
-        out += &atom_text;
-    }
-    (out, missing)
-}
-
-/// A leap `(x,y)` as an XBetza atom letter, if it has one.
-fn leap_atom(text: &str) -> Option<char> {
-    let inner = text.strip_prefix('(')?.strip_suffix(')')?;
-    let (x, y) = inner.split_once(',')?;
-    let (x, y): (u32, u32) = (x.trim().parse().ok()?, y.trim().parse().ok()?);
-    Some(match (x.min(y), x.max(y)) {
-        (0, 1) => 'W',
-        (1, 1) => 'F',
-        (0, 2) => 'D',
-        (1, 2) => 'N',
-        (2, 2) => 'A',
-        (0, 3) => 'H',
-        (1, 3) => 'C',
-        (2, 3) => 'Z',
-        (3, 3) => 'G',
-        _ => return None,
-    })
-}
-
-/// Reads a range after an atom: `4` is (None, Some(4)), `{2,}` (Some(2), None).
-fn read_range(chars: &[char], i: &mut usize) -> (Option<u32>, Option<u32>) {
-    if *i < chars.len() && chars[*i].is_ascii_digit() {
-        let start = *i;
-        while *i < chars.len() && chars[*i].is_ascii_digit() {
-            *i += 1;
-        }
-        let n: String = chars[start..*i].iter().collect();
-        return (None, n.parse().ok().filter(|&n| n > 0));
-    }
-    if *i < chars.len() && chars[*i] == '{' {
-        let end = chars[*i..]
+    let place = |s: usize| {
+        white[..s.min(white.len())]
             .iter()
-            .position(|&c| c == '}')
-            .map_or(chars.len(), |e| *i + e + 1);
-        let inner: String = chars[*i + 1..end.saturating_sub(1).max(*i + 1)]
-            .iter()
-            .collect();
-        *i = end;
-        let (a, b) = inner.split_once(',').unwrap_or((&inner, &inner));
-        return (a.trim().parse().ok(), b.trim().parse().ok());
-    }
-    (None, None)
-}
-
-/// One leg's modifiers as XBoard reads them: the direction letters (in their order), then
-/// the mode letters in XBoard's fixed order. `i` is dropped (the caller writes it first).
-fn split_modifiers(group: &str) -> (String, String) {
-    let dirs: String = group.chars().filter(|c| "fblrvsh".contains(*c)).collect();
-    let modes: String = "mcdetpgoynj"
-        .chars()
-        .filter(|m| group.contains(*m))
-        .collect();
-    (dirs, modes)
+            .filter(|t| *t != "." && *t != "+")
+            .count()
+    };
+    (0..game.spec.pieces.len())
+        .filter(|&i| !game.spec.pieces[i].royal)
+        .filter_map(|i| slot[game.reserves.hand_type[2 * i]])
+        .filter(|&s| s != KING_SLOT)
+        .map(|s| place(s) + 1)
+        .max()
+        .unwrap_or(0)
 }
 
 /// The `highlight` board for the moves of one piece: a FEN-like text, top rank first,
@@ -827,7 +621,9 @@ pub fn highlight_board(width: usize, height: usize, marks: &[(usize, char)]) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::session::Session;
     use crate::variants;
+    use crate::with_width;
 
     #[test]
     fn ten_rank_boards_count_from_zero_on_the_wire() {
@@ -899,33 +695,20 @@ mod tests {
         assert_eq!(table.len(), names.len());
     }
 
-    #[test]
-    fn kirin_betza_in_xbetza() {
-        assert_eq!(xbetza("mfWcfFifmnD").0, "fmWfcFifmnD");
-        assert_eq!(xbetza("FsfW").0, "FsfW");
-        assert_eq!(xbetza("KNADcaKmabK").0, "KNADcaKmabK");
-        assert_eq!(xbetza("NN").0, "N0");
-        assert_eq!(xbetza("WW").0, "R");
-        assert_eq!(xbetza("R4").0, "R4");
-        assert_eq!(xbetza("B{1,3}").0, "B3");
-        assert_eq!(xbetza("jB").0, "yafF");
-        assert_eq!(xbetza("B{2,}").0, "yafF");
-        assert_eq!(xbetza("(3,1)").0, "C");
-        let (t, missing) = xbetza("BsbRfWfD[cfW-fW][cfW-bW][mfW-bW]");
-        assert_eq!(t, "BsbRfWfD");
-        assert_eq!(missing.len(), 3);
-        let (t, missing) = xbetza("K(4,1)B{3,5}");
-        assert_eq!(t, "K");
-        assert_eq!(missing, vec!["(4,1)", "B{3,5}"]);
+    /// `describe` of `spec` set up as `fen`, which is read as the session reads it.
+    fn describe_fen(spec: &VariantSpec, fen: &str) -> Result<Description, String> {
+        let mut session = Session::new(spec).map_err(|e| e.to_string())?;
+        with_width!(&mut session, s => s.set_position(Some(fen))).map_err(|e| e.to_string())?;
+        with_width!(&session, s => describe(&s.game, &s.pos)).map_err(|e| e.to_string())
     }
 
     #[test]
     fn sho_is_described_as_hachu_does() {
         let spec = variants::find("sho").unwrap();
-        let d = describe(spec, &spec.start).unwrap();
+        let d = describe_fen(spec, &spec.start).unwrap();
         assert_eq!(
             d.setup,
-            "setup (PNBRLSE..G.+++++++Kpnbrlse..g.+++++++k) 9x9+0_shogi lnsgkgsnl/1r2e2b1/ppppppppp/9/9/9/PPPPPPPPP/1B2E2R1/LNSGKGSNL w 0 1"
+            "setup (PNBRLSE..G.+++++++Kpnbrlse..g.+++++++k) 9x9+0_shogi lnsgkgsnl/1r2e2b1/ppppppppp/9/9/9/PPPPPPPPP/1B2E2R1/LNSGKGSNL w - - 0 1"
         );
         assert!(
             d.pieces.contains(&"piece +E& K".to_string()),
@@ -940,87 +723,57 @@ mod tests {
     #[test]
     fn fens_are_checked_before_xboard_sees_them() {
         let spec = variants::find("duodecimal").unwrap();
-        let d = describe(spec, &spec.start).unwrap();
+        let d = describe_fen(spec, &spec.start).unwrap();
         assert!(d.setup.contains(" 12x12+0_fairy "), "{}", d.setup);
         assert!(d.pieces.contains(&"piece P& fmWfcFifmnD".to_string()));
+        // Over-long ranks (which crash XBoard), missing ranks, unknown letters: refused
+        // by the FEN reader before anything is described.
         let long = spec.start.replacen("12/", "13/", 1);
-        assert!(
-            describe(spec, &long)
-                .unwrap_err()
-                .to_string()
-                .contains("13 squares")
-        );
+        assert!(describe_fen(spec, &long).unwrap_err().contains("12 wide"));
         let short = spec.start.replacen("12/", "", 1);
-        assert!(
-            describe(spec, &short)
-                .unwrap_err()
-                .to_string()
-                .contains("ranks")
-        );
+        assert!(describe_fen(spec, &short).unwrap_err().contains("ranks"));
         let alien = spec.start.replacen("12/", "11z/", 1);
-        assert!(
-            describe(spec, &alien)
-                .unwrap_err()
-                .to_string()
-                .contains("unknown piece")
-        );
+        assert!(describe_fen(spec, &alien).unwrap_err().contains("'z'"));
     }
 
     #[test]
-    fn dressed_letters_and_holes_reach_xboard() {
-        // A Tamerlane-like board: 13x10 with a frame of holes, dressed letters.
-        let mut spec = variants::find("duodecimal").unwrap().clone();
-        spec.geometry = crate::core::Geometry::new(13, 10).unwrap();
-        let mut picket = spec.pieces[6].clone();
-        picket.letter = "b'".to_string();
-        picket.betza = "jB".to_string();
-        let mut pawn = spec.pieces[8].clone();
-        pawn.letter = "p!".to_string();
-        pawn.promotes_to.clear();
-        spec.pieces.push(picket);
-        spec.pieces.push(pawn);
-        let fen = "*r9k*/*B'P!9*/*11*/*11*/*11*/*11*/*11*/*11*/*11*/*R9K* w - - 0 1";
-        let d = describe(&spec, fen).unwrap();
+    fn dressed_letters_holes_and_rights_reach_xboard() {
+        // Tamerlane: 13x10 with a frame of holes, dressed letters, royal-swap rights.
+        let spec = variants::find("tamerlane-full").unwrap();
+        assert!(spec.start.contains(" w SCsc - "));
+        let d = describe_fen(spec, &spec.start).unwrap();
         assert!(
-            d.setup.contains(" 13x10+0_fairy *r9k*/*B'P!9*/"),
+            d.setup
+                .contains(" 13x10+0_fairy *elcbwxwbcle*/1rntgskfgtnr*/"),
             "{}",
             d.setup
         );
         let table = &d.setup[7..d.setup.find(')').unwrap()];
-        assert!(table.contains("B'") && table.contains("b'"), "{table}");
+        assert!(table.contains("K'") && table.contains("k'"), "{table}");
         assert!(table.contains("P!") && table.contains("p!"), "{table}");
         assert!(
-            d.pieces.contains(&"piece B'& yafF".to_string()),
+            d.pieces.contains(&"piece T& yafF".to_string()),
             "{:?}",
             d.pieces
         );
-        assert!(d.pieces.contains(&"piece P!& fmWfcFifmnD".to_string()));
+        assert!(d.pieces.contains(&"piece P!& fmWfcF".to_string()));
         // Rights letters of a game without castling are not castling rights to XBoard.
-        let rights = fen.replace(" w - - ", " w SCsc - ");
-        assert!(
-            describe(&spec, &rights)
-                .unwrap()
-                .setup
-                .ends_with(" w - - 0 1")
-        );
-        // An over-long rank with holes is refused.
-        let long = fen.replacen("*11*", "*12*", 1);
-        assert!(describe(&spec, &long).is_err());
+        assert!(d.setup.ends_with(" w - - 0 1"), "{}", d.setup);
         // Letters XBoard cannot take.
-        spec.pieces[9].letter = "b''".to_string();
-        assert!(
-            describe(&spec, fen)
-                .unwrap_err()
-                .to_string()
-                .contains("b''")
-        );
+        let mut odd = variants::find("duodecimal").unwrap().clone();
+        let bishop = odd.pieces.iter().position(|p| p.letter == "b").unwrap();
+        odd.pieces[bishop].letter = "b''".to_string();
+        let fen = odd.start.replace('b', "b''").replace('B', "B''");
+        odd.start = fen.clone();
+        let e = describe_fen(&odd, &fen).unwrap_err();
+        assert!(e.contains("b''"), "{e}");
     }
 
     #[test]
     fn a_castling_king_says_so() {
         let mut spec = variants::find("chess").unwrap().clone();
         spec.name = "castles".to_string();
-        let d = describe(&spec, &spec.start).unwrap();
+        let d = describe_fen(&spec, &spec.start).unwrap();
         assert!(
             d.pieces.contains(&"piece K& KO2".to_string()),
             "{:?}",

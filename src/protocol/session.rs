@@ -5,6 +5,7 @@
 use crate::core::{Move, MoveKind, PerWidth, Wide};
 use crate::eval::Eval;
 use crate::rules::FenError;
+use crate::rules::fen::FenStyle;
 use crate::rules::notation::MoveTextError;
 use crate::rules::position::Undo;
 use crate::rules::spec::VariantSpec;
@@ -71,8 +72,17 @@ impl<const W: usize> GameState<W> {
 
     /// Sets up `fen` (or the start position when `None`).
     pub fn set_position(&mut self, fen: Option<&str>) -> Result<(), SessionError> {
+        self.set_position_styled(fen, FenStyle::Kirin)
+    }
+
+    /// `set_position` for a FEN written in `style` (XBoard's, under CECP).
+    pub fn set_position_styled(
+        &mut self,
+        fen: Option<&str>,
+        style: FenStyle,
+    ) -> Result<(), SessionError> {
         let fen = fen.unwrap_or(&self.game.spec.start).to_string();
-        self.pos = Position::from_fen(&self.game, &fen).map_err(SessionError::Fen)?;
+        self.pos = Position::from_fen_styled(&self.game, &fen, style).map_err(SessionError::Fen)?;
         self.played.clear();
         Ok(())
     }

@@ -11,6 +11,7 @@ use super::cecp::{self, Ranks, XBOARD_OWN};
 use super::session::{Session, SessionError, wire_move};
 use super::{Input, Line, MAX_LINE, say};
 use crate::core::{Move, MoveKind};
+use crate::rules::fen::FenStyle;
 use crate::rules::spec::{BareKing, VariantSpec, Verdict};
 use crate::search::MAX_THREADS;
 use crate::search::limits::Limits;
@@ -267,8 +268,8 @@ impl Xboard {
             "variant" => self.variant(arg),
             "setboard" => {
                 self.halt();
-                let fen = self.fen_from_wire(arg);
-                if let Err(e) = with_width!(&mut self.session, s => s.set_position(Some(&fen))) {
+                if let Err(e) = with_width!(&mut self.session, s => s.set_position_styled(Some(arg), FenStyle::Xboard))
+                {
                     say(&format!("tellusererror Illegal position: {e}"));
                     say(&format!("Error (bad FEN: {e}): setboard"));
                 }
@@ -406,7 +407,7 @@ impl Xboard {
         let described = if own {
             None
         } else {
-            match with_width!(&session, s => cecp::describe(&s.game.spec, &s.pos.to_fen(&s.game))) {
+            match with_width!(&session, s => cecp::describe(&s.game, &s.pos)) {
                 Ok(d) => Some(d),
                 Err(e) => {
                     say(&format!(
@@ -431,24 +432,6 @@ impl Xboard {
     fn set_session(&mut self, session: Session) {
         self.ranks = Ranks::for_height(with_width!(&session, s => s.game.geo.height));
         self.session = session;
-    }
-
-    /// A FEN from XBoard: its en-passant square in kirin's numbering.
-    fn fen_from_wire(&self, fen: &str) -> String {
-        let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
-        if let Some(ep) = fields.get_mut(3) {
-            *ep = self.ranks.from_wire(ep);
-        }
-        // XBoard cannot carry the once-per-game rights of a game's rules (such as a royal
-        // swap): it writes '-' for them, even for the start position
-        // it was given. Without letters of its own, a CECP FEN leaves every right unused.
-        let all_rights = with_width!(&self.session, s => s.game.all_rights_field());
-        if let (Some(rights), Some(all)) = (fields.get_mut(2), all_rights)
-            && rights.as_str() == "-"
-        {
-            *rights = all;
-        }
-        fields.join(" ")
     }
 
     /// A square named on the wire, if it is one of the board's.

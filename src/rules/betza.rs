@@ -16,6 +16,9 @@
 
 use std::fmt;
 
+mod write;
+pub use write::{XBetza, to_xbetza};
+
 /// Whether a leg may end on an empty square, on an enemy piece, or on either.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {

@@ -55,6 +55,28 @@ pub enum FenError {
     },
 }
 
+/// The FEN dialects kirin reads and writes; they differ only in two fields.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FenStyle {
+    /// kirin's own (Fairy-Stockfish's conventions): ranks counted from 1, the
+    /// once-per-game rights of a game's rules as letters in the castling field.
+    #[default]
+    Kirin,
+    /// XBoard's (CECP `setup` and `setboard`): XBoard counts the ranks of a board with
+    /// exactly ten ranks from 0, so the en-passant squares are named so there; and it would
+    /// read the letters of a game's rights (Tamerlane's royal swaps) as castling rights and
+    /// cannot carry them, so they are left out when written, and a `-` read means all of
+    /// them still unused (XBoard writes `-` even for the start position it was given).
+    Xboard,
+}
+
+impl FenStyle {
+    /// How many to add to a rank number written in this style to get kirin's.
+    fn rank_shift(self, height: usize) -> usize {
+        usize::from(self == FenStyle::Xboard && height == 10)
+    }
+}
+
 fn rank_error<T>(rank: usize, why: impl Into<String>) -> Result<T, FenError> {
     Err(FenError::Rank {
         rank,
@@ -65,6 +87,11 @@ fn rank_error<T>(rank: usize, why: impl Into<String>) -> Result<T, FenError> {
 impl<const W: usize> Position<W> {
     /// Parses a FEN for `game`.
     pub fn from_fen(game: &Game<W>, text: &str) -> Result<Self, FenError> {
+        Self::from_fen_styled(game, text, FenStyle::Kirin)
+    }
+
+    /// Parses a FEN for `game` written in `style`.
+    pub fn from_fen_styled(game: &Game<W>, text: &str, style: FenStyle) -> Result<Self, FenError> {
         let mut fields = text.split_whitespace();
         let Some(board) = fields.next() else {
             return Err(FenError::Empty);
@@ -88,7 +115,9 @@ impl<const W: usize> Position<W> {
             return Err(FenError::UnexpectedField(rest[2].to_string()));
         }
         if let Some(c) = rest.first().filter(|_| counters_at >= 1) {
-            if game.has_privileges() {
+            if game.has_privileges() && style == FenStyle::Xboard && *c == "-" {
+                pos.rule_state = game.rules.all_rights;
+            } else if game.has_privileges() {
                 parse_privileges(game, &mut pos, c)?;
             } else {
                 parse_castling(game, &mut pos, c)?;
@@ -97,7 +126,7 @@ impl<const W: usize> Position<W> {
             pos.rule_state = game.rules.all_rights;
         }
         if let Some(e) = rest.get(1).filter(|_| counters_at >= 2) {
-            parse_ep(game, &mut pos, e)?;
+            parse_ep(game, &mut pos, e, style)?;
         }
         let counters = &rest[counters_at..];
         if counters.len() > 2 {
@@ -123,6 +152,11 @@ impl<const W: usize> Position<W> {
 
     /// Writes the position as FEN.
     pub fn to_fen(&self, game: &Game<W>) -> String {
+        self.to_fen_styled(game, FenStyle::Kirin)
+    }
+
+    /// Writes the position as FEN in `style`.
+    pub fn to_fen_styled(&self, game: &Game<W>, style: FenStyle) -> String {
         let g = &game.geo;
         let mut out = String::new();
         for rank in (0..g.height).rev() {
@@ -168,7 +202,11 @@ impl<const W: usize> Position<W> {
                 castling.push(self.castling_letter(game, i, c));
             }
         }
-        for color in crate::core::Color::ALL {
+        let rights_written = style != FenStyle::Xboard;
+        for color in crate::core::Color::ALL
+            .into_iter()
+            .filter(|_| rights_written)
+        {
             for r in game.rules.rights() {
                 if self.rule_state & r.bits[color] != 0 {
                     castling.push(if color == WHITE {
@@ -189,7 +227,11 @@ impl<const W: usize> Position<W> {
         } else {
             // Several squares are written one after another, lowest first, as
             // Fairy-Stockfish writes them (`e3e4`).
-            self.ep.iter().for_each(|sq| out += &g.name(sq));
+            let shift = style.rank_shift(g.height);
+            self.ep.iter().for_each(|sq| {
+                out.push((b'a' + g.file(sq) as u8) as char);
+                out += &(g.rank(sq) + 1 - shift).to_string();
+            });
         }
         out += &format!(" {} {}", self.halfmove, self.fullmove);
         out
@@ -612,6 +654,7 @@ fn parse_ep<const W: usize>(
     game: &Game<W>,
     pos: &mut Position<W>,
     text: &str,
+    style: FenStyle,
 ) -> Result<(), FenError> {
     if text == "-" {
         return Ok(());
@@ -625,7 +668,10 @@ fn parse_ep<const W: usize>(
     let g = &game.geo;
     let squares = split_squares(text)
         .iter()
-        .map(|name| g.parse_square(name).map_err(|e| FenError::EnPassant(e.0)))
+        .map(|name| {
+            let name = kirin_square_name(name, style.rank_shift(g.height));
+            g.parse_square(&name).map_err(|e| FenError::EnPassant(e.0))
+        })
         .collect::<Result<Vec<usize>, FenError>>()?;
     let victim = ep_victim(game, pos, &squares);
     let Some(victim) = victim.filter(|_| squares.len() <= MAX_EP_SQUARES) else {
@@ -640,6 +686,16 @@ fn parse_ep<const W: usize>(
         }
     }
     Ok(())
+}
+
+/// A square's name with `shift` added to its rank number (a name that is none is kept,
+/// for `parse_square` to refuse).
+fn kirin_square_name(name: &str, shift: usize) -> String {
+    let digits = name.trim_start_matches(|c: char| c.is_ascii_lowercase());
+    match digits.parse::<usize>() {
+        Ok(n) if shift > 0 => format!("{}{}", &name[..name.len() - digits.len()], n + shift),
+        _ => name.to_string(),
+    }
 }
 
 /// Splits an en-passant field into square names: `e3`, or several run together (`e3e4`).
@@ -709,4 +765,51 @@ fn check_royals<const W: usize>(game: &Game<W>, pos: &Position<W>) -> Result<(),
         return Err(FenError::Royals("the side not to move is in check".into()));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants;
+
+    #[test]
+    fn xboard_style_counts_ten_ranks_from_zero_in_the_en_passant_field() {
+        let rules = [
+            "board=10x10",
+            "castling=false",
+            "start=k9/10/10/10/10/10/10/10/10/4K5 w - - 0 1",
+        ]
+        .map(String::from);
+        let spec = variants::with_rules("chess", &rules, "").unwrap();
+        let game = Game::<2>::new(&spec).unwrap();
+        // Black's pawn has just stepped e9-e7; kirin's e8 is XBoard's e7.
+        let kirin = "k9/10/10/3Pp5/10/10/10/10/10/4K5 w - e8 0 2";
+        let xboard = "k9/10/10/3Pp5/10/10/10/10/10/4K5 w - e7 0 2";
+        let pos = Position::from_fen(&game, kirin).unwrap();
+        assert_eq!(pos.to_fen_styled(&game, FenStyle::Xboard), xboard);
+        let read = Position::from_fen_styled(&game, xboard, FenStyle::Xboard).unwrap();
+        assert_eq!(read.to_fen(&game), kirin);
+        assert!(
+            Position::from_fen_styled(
+                &game,
+                "k9/10/10/3Pp5/10/10/10/10/10/4K5 w - e10 0 2",
+                FenStyle::Xboard
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn xboard_style_hides_the_rights_of_a_games_rules() {
+        let spec = variants::find("tamerlane").unwrap();
+        let game = Game::<3>::new(spec).unwrap();
+        let start = Position::from_fen(&game, &spec.start).unwrap();
+        let wire = start.to_fen_styled(&game, FenStyle::Xboard);
+        assert!(wire.ends_with(" w - - 0 1"), "{wire}");
+        // XBoard's `-` leaves every right unused; kirin's `-` has none left.
+        let back = Position::from_fen_styled(&game, &wire, FenStyle::Xboard).unwrap();
+        assert_eq!(back.to_fen(&game), start.to_fen(&game));
+        let none = Position::from_fen(&game, &wire).unwrap();
+        assert!(none.to_fen(&game).ends_with(" w - - 0 1"));
+    }
 }
