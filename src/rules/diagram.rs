@@ -48,7 +48,9 @@ fn reserves_text<const W: usize>(game: &Game<W>, pos: &Position<W>) -> String {
     for (reserve, name) in names.iter().enumerate().take(game.reserves.count) {
         let pieces: Vec<String> = (0..game.types)
             .flat_map(|t| {
-                let symbol = piece_symbol(game, (2 * t + reserve % 2 + 1) as u8);
+                let color = crate::core::Color::from_index(reserve);
+                let symbol =
+                    piece_symbol(game, (crate::core::color::piece_index(t, color) + 1) as u8);
                 std::iter::repeat_n(symbol, pos.in_reserve(game, reserve, t) as usize)
             })
             .collect();

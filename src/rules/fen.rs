@@ -279,7 +279,9 @@ impl<const W: usize> Position<W> {
             }
             for t in 0..game.types {
                 // The neutral pieces are written as White's: they have no colour.
-                let symbol = piece_symbol(game, (2 * t + reserve % 2 + 1) as u8);
+                let color = crate::core::Color::from_index(reserve);
+                let symbol =
+                    piece_symbol(game, (crate::core::color::piece_index(t, color) + 1) as u8);
                 for _ in 0..self.in_reserve(game, reserve, t) {
                     out += &symbol;
                 }
@@ -479,8 +481,12 @@ fn read_piece<const W: usize>(game: &Game<W>, chars: &[char], k: &mut usize) -> 
         };
         return Err(format!("'{written}' is not a piece of {}", game.spec.name));
     };
-    let color = usize::from(!l.is_ascii_uppercase());
-    Ok((2 * t + color + 1) as u8)
+    let color = if l.is_ascii_uppercase() {
+        crate::core::Color::White
+    } else {
+        crate::core::Color::Black
+    };
+    Ok((crate::core::color::piece_index(t, color) + 1) as u8)
 }
 
 /// A passenger must ride a carrier of its own colour and not be a carrier itself.
