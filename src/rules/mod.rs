@@ -14,6 +14,7 @@ pub mod outcome;
 pub mod perft;
 pub mod position;
 pub mod reserves;
+pub mod restraint;
 pub mod spec;
 pub mod stacks;
 pub mod zobrist;

@@ -99,10 +99,13 @@ impl<const W: usize> Game<W> {
         (dist >= s.min as usize && (s.max == 0 || dist <= s.max as usize)).then_some(b)
     }
 
-    /// True when a piece of colour `by` attacks `sq` (could capture a piece there).
+    /// True when a piece of colour `by` attacks `sq` (could capture a royal there).
     pub fn attacked(&self, pos: &Position<W>, sq: usize, by: Color) -> bool {
         if self.rules.sanctuary.has(sq) {
             return false; // A sanctuary of the game's rules (Tamerlane's citadels).
+        }
+        if self.rules.restraint {
+            return self.attacked_under_restraint(pos, sq, by);
         }
         let n = self.squares;
         for &pc in &self.leap_attackers[by] {
@@ -128,7 +131,12 @@ impl<const W: usize> Game<W> {
 
     /// Squares on which a piece with lame or multi-leg moves captures (final captures and
     /// captures on the way).
-    fn complex_captures(&self, pos: &Position<W>, pc: usize, from: usize) -> Bitboard<W> {
+    pub(crate) fn complex_captures(
+        &self,
+        pos: &Position<W>,
+        pc: usize,
+        from: usize,
+    ) -> Bitboard<W> {
         let tab = &self.tables[pc];
         let color = color_of_piece(pc);
         let enemy = pos.by_color[color.opposite()];
@@ -206,9 +214,17 @@ impl<const W: usize> Game<W> {
             }
             let tab = &self.tables[pc];
             for from in pieces {
+                // A rule may make some squares stops (a slide or a lame leap may end on
+                // the first of them but not pass it) and limit a piece to some targets.
+                let (stops, limit) = if self.rules.restraint {
+                    self.restraint(pos, pc, from)
+                } else {
+                    (Bitboard::EMPTY, None)
+                };
+                let path_occ = occ | stops;
                 let mut targets = (tab.leap_move[from] & empty) | (tab.leap_capture[from] & enemy);
                 for s in &tab.slides {
-                    let reach = self.slide_targets(s, from, occ);
+                    let reach = self.slide_targets(s, from, path_occ);
                     targets |= match s.mode {
                         Mode::Both => reach.andnot(own),
                         Mode::Move => reach & empty,
@@ -223,15 +239,18 @@ impl<const W: usize> Game<W> {
                             Mode::Move => empty.has(to),
                             Mode::Capture => enemy.has(to),
                         };
-                        if fits && !s.path.intersects(&occ) {
-                            if s.double_step {
+                        if fits && !s.path.intersects(&path_occ) {
+                            if !s.double_step {
+                                targets.set(to);
+                            } else if limit.is_none_or(|l| l.has(to)) {
                                 let skipped = s.first_skipped as usize;
                                 list.push(Move::with_aux(from, to, skipped, MoveKind::DoubleStep));
-                            } else {
-                                targets.set(to);
                             }
                         }
                     }
+                }
+                if let Some(limit) = limit {
+                    targets &= limit;
                 }
                 if self.promotions[pc].is_some() {
                     for to in targets {
@@ -540,7 +559,8 @@ impl<const W: usize> Game<W> {
         } else {
             self.complex_lines(pos, king, them)
         };
-        let test_all = complex.is_none() || self.attacked(pos, king, them);
+        // Under a restraint rule pins are not lines: every move is made and tested.
+        let test_all = complex.is_none() || self.rules.restraint || self.attacked(pos, king, them);
         let pinned = if test_all {
             Bitboard::EMPTY
         } else {

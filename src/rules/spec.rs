@@ -220,6 +220,13 @@ pub struct PieceSpec {
     pub carrier: bool,
     /// May take a fallen royal's place (`rules::extension::royal_replacement`).
     pub regent: bool,
+    /// A bodyguard (Hiashatar's Hia): its neighbours are stops for the pieces it affects
+    /// (`rules::extension::bodyguards`).
+    pub bodyguard: bool,
+    /// Never held back by a bodyguard (Hiashatar's Knight).
+    pub unrestrained: bool,
+    /// Attacks royals: gives check, may capture one (`false` for the Hia).
+    pub checks: bool,
 }
 
 /// Where a resting piece may be redeployed.
@@ -273,6 +280,10 @@ pub struct VariantSpec {
     pub neutral_reserve: bool,
     /// Moves (actions) each side makes in one turn before the other side moves.
     pub actions_per_turn: u32,
+    /// Bodyguards hold back the pieces of both sides, not only the enemy's.
+    pub bodyguards_hold_friends: bool,
+    /// A piece that starts next to a bodyguard holding it back moves one square only.
+    pub bodyguard_freezes: bool,
     /// The named options of the definition: key, value, description.
     pub options: Vec<(String, String, String)>,
     /// Options chosen for this spec (key, value).
@@ -334,6 +345,8 @@ struct RawVariant {
     drops: Option<bool>,
     neutral_reserve: Option<bool>,
     actions_per_turn: Option<u32>,
+    bodyguard_power: Option<String>,
+    bodyguard_freeze: Option<bool>,
     option: Option<Vec<RawOption>>,
     choose: Option<BTreeMap<String, String>>,
     piece: Option<Vec<RawPiece>>,
@@ -365,6 +378,8 @@ pub const DEFINITION_KEYS: &[&str] = &[
     "drops",
     "neutral_reserve",
     "actions_per_turn",
+    "bodyguard_power",
+    "bodyguard_freeze",
 ];
 
 /// A named option of a variant: choosing `key = value` replaces or adds the listed
@@ -416,6 +431,11 @@ struct RawPiece {
     carrier: bool,
     #[serde(default)]
     regent: bool,
+    #[serde(default)]
+    bodyguard: bool,
+    #[serde(default)]
+    unrestrained: bool,
+    checks: Option<bool>,
 }
 
 /// Parses a definitions file and resolves inheritance (a parent must come first).
@@ -493,7 +513,9 @@ fn inherit(parent: &RawVariant, child: &RawVariant) -> RawVariant {
         citadels,
         drops,
         neutral_reserve,
-        actions_per_turn
+        actions_per_turn,
+        bodyguard_power,
+        bodyguard_freeze
     );
     let mut options = parent.option.clone().unwrap_or_default();
     for o in child.option.clone().unwrap_or_default() {
@@ -622,6 +644,9 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
             },
             carrier: p.carrier,
             regent: p.regent,
+            bodyguard: p.bodyguard,
+            unrestrained: p.unrestrained,
+            checks: p.checks.unwrap_or(true),
         });
     }
     let index_of = |pieces: &[PieceSpec], from: &str, target: &str| {
@@ -741,6 +766,26 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
                 .into(),
         ));
     }
+    let bodyguards_hold_friends = match raw.bodyguard_power.as_deref().unwrap_or("enemy") {
+        "enemy" => false,
+        "all" => true,
+        other => {
+            return Err(err(format!(
+                "bodyguard_power '{other}' is not enemy or all"
+            )));
+        }
+    };
+    let has_bodyguard = raw_pieces.iter().any(|p| p.bodyguard);
+    let bodyguard_keys = raw.bodyguard_power.is_some()
+        || raw.bodyguard_freeze.is_some()
+        || raw_pieces.iter().any(|p| p.unrestrained);
+    if bodyguard_keys && !has_bodyguard {
+        return Err(err(
+            "bodyguard_power, bodyguard_freeze and unrestrained need a piece with \
+             bodyguard = true"
+                .into(),
+        ));
+    }
     let actions_per_turn = raw.actions_per_turn.unwrap_or(1);
     if !(1..=8).contains(&actions_per_turn) {
         return Err(err(format!(
@@ -800,6 +845,8 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
         drops,
         neutral_reserve: raw.neutral_reserve.unwrap_or(false),
         actions_per_turn,
+        bodyguards_hold_friends,
+        bodyguard_freezes: raw.bodyguard_freeze.unwrap_or(true),
         options: raw
             .option
             .iter()

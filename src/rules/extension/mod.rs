@@ -11,6 +11,7 @@
 //!
 //! See docs/design.md, "Rule extensions", for the interface with a worked example.
 
+pub mod bodyguards;
 pub mod carrying;
 pub mod citadels;
 pub mod lion_trading;
@@ -24,6 +25,7 @@ use crate::rules::game::Game;
 use crate::rules::movegen::MoveList;
 use crate::rules::outcome::Outcome;
 use crate::rules::position::{Position, Undo};
+use bodyguards::Bodyguards;
 use carrying::Carrying;
 use citadels::Citadels;
 use lion_trading::LionTrading;
@@ -140,6 +142,29 @@ pub trait RuleExtension<const W: usize> {
         false
     }
 
+    /// Whether `restraint` or `harmless` may restrain anything (`rules::restraint`).
+    fn has_restraint(&self) -> bool {
+        false
+    }
+
+    /// For the piece of index `pc` on `from`: the squares where its moves must stop (it
+    /// may end on the first one on its way, not pass it), and the only squares it may move
+    /// to, if the rule limits it.
+    fn restraint(
+        &self,
+        _game: &Game<W>,
+        _pos: &Position<W>,
+        _pc: usize,
+        _from: usize,
+    ) -> (Bitboard<W>, Option<Bitboard<W>>) {
+        (Bitboard::EMPTY, None)
+    }
+
+    /// Whether a piece of index `pc` never attacks a royal (gives no check).
+    fn harmless(&self, _pc: usize) -> bool {
+        false
+    }
+
     /// Squares whose pieces cannot be captured now.
     fn immune(&self, _game: &Game<W>, _pos: &Position<W>) -> Bitboard<W> {
         Bitboard::EMPTY
@@ -240,6 +265,7 @@ pub enum Rule<const W: usize> {
     Citadels(Citadels<W>),
     Carrying(Carrying),
     RoyalReplacement(RoyalReplacement),
+    Bodyguards(Bodyguards<W>),
 }
 
 /// `match` over the rules, binding the rule to `$r`.
@@ -252,6 +278,7 @@ macro_rules! each_rule {
             Rule::Citadels($r) => $e,
             Rule::Carrying($r) => $e,
             Rule::RoyalReplacement($r) => $e,
+            Rule::Bodyguards($r) => $e,
         }
     };
 }
@@ -294,6 +321,22 @@ impl<const W: usize> RuleExtension<W> for Rule<W> {
     }
     fn has_turn_rule(&self) -> bool {
         each_rule!(self, r => RuleExtension::<W>::has_turn_rule(r))
+    }
+    fn has_restraint(&self) -> bool {
+        each_rule!(self, r => RuleExtension::<W>::has_restraint(r))
+    }
+    #[inline(always)]
+    fn restraint(
+        &self,
+        game: &Game<W>,
+        pos: &Position<W>,
+        pc: usize,
+        from: usize,
+    ) -> (Bitboard<W>, Option<Bitboard<W>>) {
+        each_rule!(self, r => r.restraint(game, pos, pc, from))
+    }
+    fn harmless(&self, pc: usize) -> bool {
+        each_rule!(self, r => RuleExtension::<W>::harmless(r, pc))
     }
     fn succession_moves(&self, game: &Game<W>, pos: &mut Position<W>, list: &mut MoveList) {
         each_rule!(self, r => r.succession_moves(game, pos, list))
@@ -379,6 +422,8 @@ pub struct Rules<const W: usize> {
     pub succession: bool,
     /// Some rule may keep the turn with the side that moved.
     pub turns: bool,
+    /// Some rule restrains pieces (`rules::restraint`).
+    pub restraint: bool,
     /// The state bits a null move clears.
     pub transient: u16,
     /// Every right's bits: the state of a position whose FEN gives no rights field.
@@ -397,6 +442,7 @@ impl<const W: usize> Rules<W> {
             outcome: false,
             succession: false,
             turns: false,
+            restraint: false,
             transient: 0,
             all_rights: 0,
             sanctuary: Bitboard::EMPTY,
@@ -409,13 +455,14 @@ impl<const W: usize> Rules<W> {
     /// before the citadel exchange's (`SCsc`).
     pub fn of(game: &Game<W>) -> Self {
         type Build<const W: usize> = fn(&Game<W>, Slot) -> Option<Rule<W>>;
-        let builders: [Build<W>; 6] = [
+        let builders: [Build<W>; 7] = [
             |g, s| LionTrading::new(g, s).map(Rule::LionTrading),
             |g, s| PawnOfPawns::new(g, s).map(Rule::PawnOfPawns),
             |g, s| RoyalSwap::new(g, s).map(Rule::RoyalSwap),
             |g, s| Citadels::new(g, s).map(Rule::Citadels),
             |g, s| Carrying::new(g, s).map(Rule::Carrying),
             |g, s| RoyalReplacement::new(g, s).map(Rule::RoyalReplacement),
+            |g, s| Bodyguards::new(g, s).map(Rule::Bodyguards),
         ];
         let mut rules = Rules::none();
         let mut shift = 0;
@@ -437,6 +484,7 @@ impl<const W: usize> Rules<W> {
             rules.outcome |= r.has_outcome();
             rules.succession |= r.has_succession();
             rules.turns |= r.has_turn_rule();
+            rules.restraint |= r.has_restraint();
             rules.transient |= r.transient_state();
             rules.all_rights |= r.right().map_or(0, |r| r.bits[0] | r.bits[1]);
             rules.sanctuary |= r.sanctuary();
@@ -636,6 +684,7 @@ mod tests {
                 Rule::Citadels(_) => "citadels",
                 Rule::Carrying(_) => "carrying",
                 Rule::RoyalReplacement(_) => "royal-replacement",
+                Rule::Bodyguards(_) => "bodyguards",
             })
             .collect())
     }
