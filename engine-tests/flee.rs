@@ -212,6 +212,18 @@ fn castling_only_with_rights_and_only_with_the_inner_rooks() {
             (sq("i1"), sq("k1"), sq("l1"))
         ]
     );
+    // The King also steps i1-k1 by itself, so castling is written as the King's move onto
+    // its Rook: both texts name their own move.
+    let mut pos = fen(&g, &castling_start);
+    for text in opening.split_whitespace() {
+        let m = g.parse_move(&mut pos, text).unwrap();
+        pos.make(&g, m);
+    }
+    let castle = g.parse_move(&mut pos, "i1l1").unwrap();
+    assert_eq!(castle.kind(), kirin::core::MoveKind::Castle);
+    assert_eq!(g.move_text(castle), "i1l1");
+    let step = g.parse_move(&mut pos, "i1k1").unwrap();
+    assert_eq!(step.kind(), kirin::core::MoveKind::Normal);
     // Castling needs the King and the Rook unmoved: after the King's step there is none.
     let mut pos = fen(&g, &castling_start);
     for text in opening

@@ -179,6 +179,14 @@ pub fn xboard_claims(name: &str) -> bool {
 pub const XBOARD_OWN: &[(&str, &str)] =
     &[("normal", "chess"), ("courier", "courier"), ("chu", "chu")];
 
+/// Whether XBoard can play a game on this board. XBoard 4.9 has at most 16 files and 17
+/// ranks (a larger board is fatal), and on a board of 16 or more ranks it reads a move
+/// from rank 16 as a drop and hangs: such games are not offered over CECP (UCI, the
+/// command line and the web board serve them).
+pub fn xboard_can_play(geometry: &crate::core::Geometry) -> bool {
+    geometry.width <= 16 && geometry.height < 16
+}
+
 /// The CECP name of every variant in `names` (kirin names) that can be offered to XBoard,
 /// as (CECP name, kirin name), XBoard's own variants first. A variant whose name XBoard
 /// would take for one of its own (any name starting `courier-`, say) is left out: the

@@ -117,6 +117,7 @@ impl Xboard {
             variants::builtin()
                 .iter()
                 .chain(&extra)
+                .filter(|v| cecp::xboard_can_play(&v.geometry))
                 .map(|v| v.name.as_str()),
         );
         Xboard {
@@ -388,6 +389,16 @@ impl Xboard {
     /// even a running search.
     fn variant(&mut self, name: &str) {
         let Some(kirin) = self.names.iter().find(|v| v.0 == name).map(|v| v.1.clone()) else {
+            if let Ok(spec) = variants::find_in(&self.extra, name)
+                && !cecp::xboard_can_play(&spec.geometry)
+            {
+                let g = &spec.geometry;
+                say(&format!(
+                    "tellusererror {name}'s {}x{} board is beyond XBoard; play it over UCI \
+                     or with kirin analyse",
+                    g.width, g.height
+                ));
+            }
             say(&format!("Error (unsupported variant): variant {name}"));
             return;
         };

@@ -170,6 +170,9 @@ pub struct Game<const W: usize> {
     pub reserves: Reserves<W>,
     /// The stacking layer, if some piece is a carrier.
     pub stacks: Stacks,
+    /// Castling is written as the royal's move onto its rook (`i1l1`), because the royal
+    /// has a plain move of the castling distance that the usual text (`i1k1`) names.
+    pub castling_onto_rook: bool,
     /// Keys of the actions already made in a turn (`Position::actions`), 0 for none.
     turn_keys: [u64; 8],
     /// Count of each piece index in the start position (for promotion limits).
@@ -227,6 +230,7 @@ impl<const W: usize> Game<W> {
                 squares,
             ),
             turn_keys: Self::make_turn_keys(),
+            castling_onto_rook: false,
             initial_counts: vec![0; 2 * types],
             move_bounds: Vec::new(),
             zobrist: Zobrist::new(2 * types, squares),
@@ -266,6 +270,7 @@ impl<const W: usize> Game<W> {
         });
         g.reserves = Reserves::of(&g, start_pieces);
         g.move_bounds = g.piece_move_bounds();
+        g.castling_onto_rook = g.spec.castling && g.royal_steps_like_castling();
         for (name, fen) in std::iter::once((&"start".to_string(), &spec.start))
             .chain(spec.starts.iter().map(|(n, f)| (n, f)))
         {
@@ -278,6 +283,26 @@ impl<const W: usize> Game<W> {
             }
         }
         Ok(g)
+    }
+
+    /// Whether a White royal has a plain sideways move of `castling_king_steps` squares
+    /// (from the middle of the first rank, on an empty board).
+    fn royal_steps_like_castling(&self) -> bool {
+        let g = &self.geo;
+        let steps = self.spec.castling_king_steps as i32;
+        let Some(from) = g.square(g.width as i32 / 2, 0) else {
+            return false;
+        };
+        let Some(to) = g.offset(from, steps, 0) else {
+            return false;
+        };
+        self.royals[WHITE].iter().any(|&pc| {
+            let tab = &self.tables[pc];
+            tab.leap_move[from].has(to)
+                || tab.slides.iter().any(|s| {
+                    s.mode.can_move() && self.slide_targets(s, from, Bitboard::EMPTY).has(to)
+                })
+        })
     }
 
     /// Keys for the count of actions made in a turn, from their own seed (the other keys

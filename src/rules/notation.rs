@@ -42,6 +42,9 @@ impl<const W: usize> Game<W> {
                 format!("{letter}@{}", g.name(m.to()))
             }
             MoveKind::MultiLeg => self.legs_text(m),
+            MoveKind::Castle if self.castling_onto_rook => {
+                format!("{}{}", g.name(m.from()), g.name(m.aux()))
+            }
             // A rule-defined move is written as its rule says.
             MoveKind::Rule => return self.rule_move_text(m),
             _ => format!("{}{}", g.name(m.from()), g.name(m.to())),
