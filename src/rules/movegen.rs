@@ -131,6 +131,7 @@ impl<const W: usize> Game<W> {
 
     /// Squares on which a piece with lame or multi-leg moves captures (final captures and
     /// captures on the way).
+    #[inline(always)]
     pub(crate) fn complex_captures(
         &self,
         pos: &Position<W>,
@@ -200,6 +201,17 @@ impl<const W: usize> Game<W> {
     /// All pseudo-legal moves: moves that follow the pieces' movement, ignoring royal
     /// safety.
     pub fn pseudo_moves(&self, pos: &Position<W>, list: &mut MoveList) {
+        // Two copies of the piece loop: games without a restraint rule pay nothing for it.
+        if self.rules.restraint {
+            self.piece_moves::<true>(pos, list);
+        } else {
+            self.piece_moves::<false>(pos, list);
+        }
+    }
+
+    /// The pseudo-legal moves, `RESTRAINED` telling whether a rule restrains pieces.
+    #[inline(always)]
+    fn piece_moves<const RESTRAINED: bool>(&self, pos: &Position<W>, list: &mut MoveList) {
         let us = pos.side;
         let own = pos.by_color[us];
         let enemy = pos.by_color[us.opposite()];
@@ -216,12 +228,12 @@ impl<const W: usize> Game<W> {
             for from in pieces {
                 // A rule may make some squares stops (a slide or a lame leap may end on
                 // the first of them but not pass it) and limit a piece to some targets.
-                let (stops, limit) = if self.rules.restraint {
-                    self.restraint(pos, pc, from)
+                let (path_occ, limit) = if RESTRAINED {
+                    let (stops, limit) = self.restraint(pos, pc, from);
+                    (occ | stops, limit)
                 } else {
-                    (Bitboard::EMPTY, None)
+                    (occ, None)
                 };
-                let path_occ = occ | stops;
                 let mut targets = (tab.leap_move[from] & empty) | (tab.leap_capture[from] & enemy);
                 for s in &tab.slides {
                     let reach = self.slide_targets(s, from, path_occ);

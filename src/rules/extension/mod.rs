@@ -515,11 +515,14 @@ impl<const W: usize> Game<W> {
             let immune = self.immune(pos);
             list.retain(|m| {
                 let takes = (m.to() != m.from() && immune.has(m.to()))
-                    || (matches!(m.kind(), MoveKind::TwoLeg | MoveKind::MultiLeg)
-                        && self
+                    || match m.kind() {
+                        MoveKind::TwoLeg => immune.has(m.aux()),
+                        MoveKind::MultiLeg => self
                             .captures_on_the_way(*m)
                             .iter()
-                            .any(|&sq| immune.has(sq as usize)));
+                            .any(|&sq| immune.has(sq as usize)),
+                        _ => false,
+                    };
                 !takes
             });
         }
