@@ -458,7 +458,10 @@ impl<const W: usize> Game<W> {
                         } else {
                             self.geo.height - 1 - rank
                         };
-                        if atom.initial && own_rank != initial_rank {
+                        let off_file = self.spec.pieces[t]
+                            .initial_files
+                            .is_some_and(|f| self.geo.file(sq) != f[color]);
+                        if atom.initial && (own_rank != initial_rank || off_file) {
                             continue;
                         }
                         for &s in &leg.steps {

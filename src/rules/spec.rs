@@ -227,6 +227,9 @@ pub struct PieceSpec {
     pub unrestrained: bool,
     /// Attacks royals: gives check, may capture one (`false` for the Hia).
     pub checks: bool,
+    /// The files (White's, Black's; from 0) from which its `i` moves are allowed, if not
+    /// from every file (Hiashatar's King's pawn alone steps two squares).
+    pub initial_files: Option<[usize; 2]>,
 }
 
 /// Where a resting piece may be redeployed.
@@ -393,6 +396,9 @@ struct RawOption {
     description: String,
     #[serde(default)]
     piece: Vec<RawPiece>,
+    /// Definition keys the option sets (`[variant.option.set]`), such as another start
+    /// position or en passant.
+    set: Option<toml::Table>,
 }
 
 #[derive(Deserialize, Clone, Default)]
@@ -436,6 +442,7 @@ struct RawPiece {
     #[serde(default)]
     unrestrained: bool,
     checks: Option<bool>,
+    initial_files: Option<[String; 2]>,
 }
 
 /// Parses a definitions file and resolves inheritance (a parent must come first).
@@ -542,7 +549,43 @@ fn inherit(parent: &RawVariant, child: &RawVariant) -> RawVariant {
     v
 }
 
+/// Two file letters (White's, Black's) as file indices on a board `width` files wide.
+fn initial_files(files: &[String; 2], width: usize) -> Result<[usize; 2], String> {
+    let file = |f: &String| match f.as_bytes() {
+        [c] if c.is_ascii_lowercase() && ((c - b'a') as usize) < width => Ok((c - b'a') as usize),
+        _ => Err(format!("'{f}' is not a file letter of the board")),
+    };
+    Ok([file(&files[0])?, file(&files[1])?])
+}
+
+/// `raw` with the definition keys of its chosen options set (an option's `set` table).
+fn with_option_keys(raw: &RawVariant) -> Result<RawVariant, String> {
+    let mut out = raw.clone();
+    let options = raw.option.clone().unwrap_or_default();
+    for (key, value) in raw.choose.iter().flatten() {
+        let Some(set) = options
+            .iter()
+            .find(|o| &o.key == key && &o.value == value)
+            .and_then(|o| o.set.clone())
+        else {
+            continue;
+        };
+        let mut table = set;
+        table.insert("name".into(), toml::Value::String(raw.name.clone()));
+        let keys: RawVariant = toml::Value::Table(table)
+            .try_into()
+            .map_err(|e| format!("option {key}={value}: {e}"))?;
+        let mut merged = inherit(&out, &keys);
+        merged.option = out.option.clone();
+        merged.choose = out.choose.clone();
+        merged.piece = out.piece.clone();
+        out = merged;
+    }
+    Ok(out)
+}
+
 fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
+    let raw = &with_option_keys(raw).map_err(|e| SpecError::invalid(&raw.name, Problem::Key(e)))?;
     let name = &raw.name;
     let err = |what: String| SpecError::invalid(name, Problem::Key(what));
     let board_err = |e: GeometryError| SpecError::invalid(name, Problem::Board(e));
@@ -647,6 +690,13 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
             bodyguard: p.bodyguard,
             unrestrained: p.unrestrained,
             checks: p.checks.unwrap_or(true),
+            initial_files: match &p.initial_files {
+                None => None,
+                Some(files) => Some(
+                    initial_files(files, w)
+                        .map_err(|why| err(format!("piece '{}': initial_files: {why}", p.name)))?,
+                ),
+            },
         });
     }
     let index_of = |pieces: &[PieceSpec], from: &str, target: &str| {
@@ -911,6 +961,30 @@ start = "k4/5/5/5/4K w - - 0 1"
   betza = "K"
   royal = true
 "#;
+
+    #[test]
+    fn an_option_may_set_definition_keys_and_initial_files_limit_initial_moves() {
+        // The option is chosen as `--rule array=other` chooses it.
+        let mini = MINI.replace(
+            "start = \"k4/5/5/5/4K w - - 0 1\"",
+            "start = \"k4/5/5/5/4K w - - 0 1\"\nchoose.array = \"other\"",
+        );
+        let text = format!(
+            "{mini}  [[variant.piece]]\n  name = \"pawn\"\n  letter = \"p\"\n  \
+             betza = \"mfWifmnD\"\n  initial_files = [\"c\", \"b\"]\n  \
+             [[variant.option]]\n  key = \"array\"\n  value = \"other\"\n    \
+             [variant.option.set]\n    start = \"k4/5/5/5/3K1 w - - 0 1\"\n    \
+             en_passant = true\n"
+        );
+        let specs = parse_definitions(&text).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(specs[0].start, "k4/5/5/5/3K1 w - - 0 1");
+        assert!(specs[0].en_passant);
+        assert_eq!(specs[0].pieces[1].initial_files, Some([2, 1]));
+        let bad = text.replace("[\"c\", \"b\"]", "[\"c\", \"z\"]");
+        assert!(parse_definitions(&bad).is_err());
+        let bad = text.replace("en_passant = true", "colour = true");
+        assert!(parse_definitions(&bad).is_err());
+    }
 
     #[test]
     fn inheritance_overrides_fields_and_merges_pieces() {
