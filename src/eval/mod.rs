@@ -159,9 +159,17 @@ impl Eval {
             for sq in pieces {
                 score[color] += self.pst[pc * self.squares + sq];
                 if self.sliders[pc] {
+                    // A restraint rule (a bodyguard's stops and freeze) cuts mobility as
+                    // it cuts moves.
+                    let (occ, limit) = if game.rules.restraint {
+                        let (stops, limit) = game.restraint(pos, pc, sq);
+                        (occ | stops, limit.unwrap_or(game.valid))
+                    } else {
+                        (occ, game.valid)
+                    };
                     let mut reach = 0;
                     for s in &game.tables[pc].slides {
-                        reach += game.slide_targets(s, sq, occ).andnot(own).count();
+                        reach += (game.slide_targets(s, sq, occ) & limit).andnot(own).count();
                     }
                     score[color] += MOBILITY * reach as i32;
                 }
