@@ -15,6 +15,9 @@ struct Line {
     moves: Vec<String>,
     /// The legal moves, reviewed by hand against the rules (`;legal m1 m2 ...`).
     legal: Option<Vec<String>>,
+    /// Rules the variant is compiled with for this line (`;rules key=value ...`), as
+    /// `kirin perft --rule` takes them; empty for the variant's own definition.
+    rules: Vec<String>,
     depths: Vec<(u32, u64)>,
     comment: String,
 }
@@ -47,6 +50,7 @@ fn parse_line(line: &str) -> Line {
     let fen = parts.next().unwrap().trim().to_string();
     let mut moves = Vec::new();
     let mut legal = None;
+    let mut rules = Vec::new();
     let depths = parts
         .filter(|p| {
             let words = |list: &str| list.split_whitespace().map(str::to_string).collect();
@@ -55,6 +59,13 @@ fn parse_line(line: &str) -> Line {
                 false
             } else if let Some(list) = p.trim().strip_prefix("legal ") {
                 legal = Some(words(list));
+                false
+            } else if let Some(list) = p.trim().strip_prefix("rules ") {
+                rules = words(list);
+                assert!(
+                    rules.iter().all(|r: &String| r.contains('=')),
+                    "bad ';rules' entry (want key=value ...) in {line}"
+                );
                 false
             } else {
                 true
@@ -73,6 +84,7 @@ fn parse_line(line: &str) -> Line {
         fen,
         moves,
         legal,
+        rules,
         depths,
         comment: comment.trim().to_string(),
     }
@@ -107,14 +119,39 @@ fn run(bulk_budget: u64, checked_budget: u64) {
     let mut failures = Vec::new();
     let mut total = 0u64;
     for (variant, lines) in suites() {
-        let any = AnyGame::builtin(&variant).unwrap_or_else(|e| panic!("{e}"));
-        with_width!(&any, g => {
-            for line in &lines {
+        let default = AnyGame::builtin(&variant).unwrap_or_else(|e| panic!("{variant}: {e}"));
+        for line in &lines {
+            let any = if line.rules.is_empty() {
+                None
+            } else {
+                let spec =
+                    kirin::variants::with_rules(&variant, &line.rules, "").unwrap_or_else(|e| {
+                        panic!(
+                            "{variant}: ;rules {}: {e}  {}",
+                            line.rules.join(" "),
+                            line.fen
+                        )
+                    });
+                Some(AnyGame::new(&spec).unwrap_or_else(|e| {
+                    panic!(
+                        "{variant}: ;rules {}: {e}  {}",
+                        line.rules.join(" "),
+                        line.fen
+                    )
+                }))
+            };
+            let rules = if line.rules.is_empty() {
+                String::new()
+            } else {
+                format!(" [rules {}]", line.rules.join(" "))
+            };
+            with_width!(any.as_ref().unwrap_or(&default), g => {{
                 let mut pos = Position::from_fen(g, &line.fen)
-                    .unwrap_or_else(|e| panic!("{variant}: {}: {e}", line.fen));
+                    .unwrap_or_else(|e| panic!("{variant}{rules}: {}: {e}", line.fen));
                 assert_eq!(Position::from_fen(g, &pos.to_fen(g)).unwrap().to_fen(g), pos.to_fen(g));
                 for text in &line.moves {
-                    let m = g.parse_move(&mut pos, text).unwrap_or_else(|e| panic!("{variant}: {e}"));
+                    let m = g.parse_move(&mut pos, text)
+                        .unwrap_or_else(|e| panic!("{variant}{rules}: move {text}: {e}  {}", line.fen));
                     pos.make(g, m);
                 }
                 if let Some(expected) = &line.legal {
@@ -126,7 +163,7 @@ fn run(bulk_budget: u64, checked_budget: u64) {
                     expected.sort();
                     if got != expected {
                         failures.push(format!(
-                            "{variant}: legal moves {got:?} != {expected:?}  {}",
+                            "{variant}{rules}: legal moves {got:?} != {expected:?}  {}",
                             line.fen
                         ));
                     }
@@ -137,7 +174,7 @@ fn run(bulk_budget: u64, checked_budget: u64) {
                         total += got;
                         if got != expected {
                             failures.push(format!(
-                                "{variant} D{depth}: {got} != {expected}  {}  # {}",
+                                "{variant}{rules} D{depth}: {got} != {expected}  {}  # {}",
                                 line.fen, line.comment
                             ));
                         }
@@ -146,14 +183,14 @@ fn run(bulk_budget: u64, checked_budget: u64) {
                         let got = checked_perft(g, &mut pos.clone(), depth);
                         if got != expected {
                             failures.push(format!(
-                                "{variant} D{depth} (full): {got} != {expected}  {}",
+                                "{variant}{rules} D{depth} (full): {got} != {expected}  {}",
                                 line.fen
                             ));
                         }
                     }
                 }
-            }
-        });
+            }});
+        }
     }
     assert!(
         failures.is_empty(),

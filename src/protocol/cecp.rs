@@ -556,6 +556,12 @@ pub fn describe<const W: usize>(
                 missing.join(", ")
             ));
         }
+        if p.initial_files.is_some() {
+            gaps.push(format!(
+                "{} ({}): its initial moves only from one file",
+                p.name, p.letter
+            ));
+        }
         // Nothing expressible: XBoard keeps its own idea of the slot (legality testing
         // must be off for such a game; kirin's highlights still show the real moves).
         if !betza.is_empty() {

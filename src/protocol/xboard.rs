@@ -437,6 +437,17 @@ impl Xboard {
             for p in &d.pieces {
                 say(p);
             }
+            // What XBoard cannot be told, as comments its debug log keeps: such a game
+            // is played with legality testing off, and `lift` highlights kirin's moves.
+            for gap in &d.gaps {
+                say(&format!("# kirin: XBoard cannot check this: {gap}"));
+            }
+            if with_width!(&self.session, s => !s.game.rules.is_empty()) {
+                say(&format!(
+                    "# kirin: {name} has rules beyond its pieces' moves; turn legality \
+                     testing off"
+                ));
+            }
         }
     }
 
