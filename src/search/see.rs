@@ -52,6 +52,9 @@ pub fn see<const W: usize>(game: &Game<W>, eval: &Eval, pos: &Position<W>, m: Mo
             _ => 0,
         };
     }
+    if game.rules.restraint {
+        return restrained_see(game, eval, pos, m);
+    }
     let mut gain = [0i32; 64];
     gain[0] = eval.value_of(pos.board[to]);
     let mut on_square = match m.promotes_to() {
@@ -85,6 +88,27 @@ pub fn see<const W: usize>(game: &Game<W>, eval: &Eval, pos: &Position<W>, m: Mo
     gain[0]
 }
 
+/// SEE in a game with a restraint rule (a bodyguard's stops and freeze), whose attacks
+/// the x-ray scan above cannot see: the capture, made, answered by the first recapture if
+/// the opponent has one under the restraint that holds it then (attack detection sees
+/// it), nothing deeper.
+fn restrained_see<const W: usize>(game: &Game<W>, eval: &Eval, pos: &Position<W>, m: Move) -> i32 {
+    let to = m.to();
+    let victim = eval.value_of(pos.board[to]);
+    let mover = match m.promotes_to() {
+        Some(p) => eval.values[type_of_piece(p)],
+        None => eval.value_of(pos.board[m.from()]),
+    };
+    let promotion = mover - eval.value_of(pos.board[m.from()]);
+    let mut after = pos.clone();
+    after.make(game, m);
+    if game.attacked(&after, to, after.side) {
+        victim + promotion - mover
+    } else {
+        victim + promotion
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,6 +130,24 @@ mod tests {
             // Rooks doubled behind each other: x-ray support counts.
             let mut pos = Position::from_fen(g, "4k3/4r3/8/4n3/8/8/4R3/4RK2 w - - 0 1").unwrap();
             let m = g.parse_move(&mut pos, "e2e5").unwrap();
+            assert!(see(g, &e, &pos, m) > 0);
+        });
+    }
+
+    #[test]
+    fn a_recapture_cut_short_by_a_bodyguard_is_not_counted() {
+        let any = AnyGame::builtin("hiashatar").unwrap();
+        crate::with_width!(&any, g => {
+            let e = Eval::new(g);
+            // The Rook takes the Knight on e5, which Black's Rook on e10 defends...
+            let fen = "4r4k/10/10/10/10/4n5/10/10/10/K3R5 w - - 0 1";
+            let mut pos = Position::from_fen(g, fen).unwrap();
+            let m = g.parse_move(&mut pos, "e1e5").unwrap();
+            assert!(see(g, &e, &pos, m) < 0);
+            // ...unless White's Hia on f7 stops that Rook on e8, next to it.
+            let fen = "4r4k/10/10/5H4/10/4n5/10/10/10/K3R5 w - - 0 1";
+            let mut pos = Position::from_fen(g, fen).unwrap();
+            let m = g.parse_move(&mut pos, "e1e5").unwrap();
             assert!(see(g, &e, &pos, m) > 0);
         });
     }
