@@ -46,14 +46,7 @@ fn reserves_text<const W: usize>(game: &Game<W>, pos: &Position<W>) -> String {
     let names = ["White", "Black", "neutral"];
     let mut out = String::new();
     for (reserve, name) in names.iter().enumerate().take(game.reserves.count) {
-        let pieces: Vec<String> = (0..game.types)
-            .flat_map(|t| {
-                let color = crate::core::Color::from_index(reserve);
-                let symbol =
-                    piece_symbol(game, (crate::core::color::piece_index(t, color) + 1) as u8);
-                std::iter::repeat_n(symbol, pos.in_reserve(game, reserve, t) as usize)
-            })
-            .collect();
+        let pieces = pos.reserve_symbols(game, reserve);
         if !pieces.is_empty() {
             out += &format!("In hand, {name}: {}\n", pieces.join(" "));
         }

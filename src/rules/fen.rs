@@ -9,7 +9,7 @@
 
 use crate::core::{Bitboard, WHITE};
 use crate::rules::game::Game;
-use crate::rules::position::{MAX_EP_SQUARES, Position};
+use crate::rules::position::{MAX_EP_SQUARES, Position, board_code};
 use crate::rules::reserves::NEUTRAL;
 
 /// Why a FEN was rejected.
@@ -271,21 +271,14 @@ impl<const W: usize> Position<W> {
     fn reserves_field(&self, game: &Game<W>) -> String {
         let mut out = String::from("[");
         for reserve in 0..game.reserves.count {
+            let symbols = self.reserve_symbols(game, reserve);
             if reserve == NEUTRAL {
-                if (0..game.types).all(|t| self.in_reserve(game, NEUTRAL, t) == 0) {
+                if symbols.is_empty() {
                     break;
                 }
                 out.push('|');
             }
-            for t in 0..game.types {
-                // The neutral pieces are written as White's: they have no colour.
-                let color = crate::core::Color::from_index(reserve);
-                let symbol =
-                    piece_symbol(game, (crate::core::color::piece_index(t, color) + 1) as u8);
-                for _ in 0..self.in_reserve(game, reserve, t) {
-                    out += &symbol;
-                }
-            }
+            out += &symbols.concat();
         }
         out.push(']');
         out
@@ -369,16 +362,14 @@ fn parse_board<const W: usize>(
                 k += 1; // Fairy-Stockfish's "promoted" marker carries no rule here.
                 continue;
             } else {
-                let code = read_piece(game, &chars, &mut k).map_err(|why| FenError::Rank {
+                let in_rank = |why| FenError::Rank {
                     rank: rank_name,
                     why,
-                })?;
+                };
+                let code = read_piece(game, &chars, &mut k).map_err(in_rank)?;
                 let passenger = if chars.get(k) == Some(&'(') {
                     k += 1;
-                    let p = read_piece(game, &chars, &mut k).map_err(|why| FenError::Rank {
-                        rank: rank_name,
-                        why,
-                    })?;
+                    let p = read_piece(game, &chars, &mut k).map_err(in_rank)?;
                     if chars.get(k) != Some(&')') {
                         return rank_error(rank_name, "a passenger must be closed by ')'");
                     }
@@ -397,10 +388,7 @@ fn parse_board<const W: usize>(
                 }
                 pos.put(sq, code);
                 if let Some(p) = passenger {
-                    check_passenger(game, code, p).map_err(|why| FenError::Rank {
-                        rank: rank_name,
-                        why,
-                    })?;
+                    check_passenger(game, code, p).map_err(in_rank)?;
                     pos.carried[sq] = p;
                 }
                 file += 1;
@@ -486,7 +474,7 @@ fn read_piece<const W: usize>(game: &Game<W>, chars: &[char], k: &mut usize) -> 
     } else {
         crate::core::Color::Black
     };
-    Ok((crate::core::color::piece_index(t, color) + 1) as u8)
+    Ok(board_code(t, color))
 }
 
 /// A passenger must ride a carrier of its own colour and not be a carrier itself.

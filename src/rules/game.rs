@@ -173,6 +173,9 @@ pub struct Game<const W: usize> {
     /// Castling is written as the royal's move onto its rook (`i1l1`), because the royal
     /// has a plain move of the castling distance that the usual text (`i1k1`) names.
     pub castling_onto_rook: bool,
+    /// A turn may have more than one action (`actions_per_turn` above 1, or a rule that
+    /// keeps the turn): `make` then asks whether the turn ends.
+    pub multi_action: bool,
     /// Keys of the actions already made in a turn (`Position::actions`), 0 for none.
     turn_keys: [u64; 8],
     /// Count of each piece index in the start position (for promotion limits).
@@ -231,6 +234,7 @@ impl<const W: usize> Game<W> {
             ),
             turn_keys: Self::make_turn_keys(),
             castling_onto_rook: false,
+            multi_action: false,
             initial_counts: vec![0; 2 * types],
             move_bounds: Vec::new(),
             zobrist: Zobrist::new(2 * types, squares),
@@ -265,6 +269,7 @@ impl<const W: usize> Game<W> {
         g.build_attack_tables();
         g.compile_last_ranks();
         g.rules = Rules::of(&g);
+        g.multi_action = spec.actions_per_turn > 1 || g.rules.turns;
         let start_pieces = spec.start.split(['[', ' ']).next().map_or(0, |board| {
             board.chars().filter(char::is_ascii_alphabetic).count()
         });

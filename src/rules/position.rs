@@ -91,6 +91,12 @@ impl Undo {
     }
 }
 
+/// The board code of a piece of type `t` and colour `color`.
+#[inline(always)]
+pub fn board_code(t: usize, color: Color) -> u8 {
+    (piece_index(t, color) + 1) as u8
+}
+
 /// The colour of a non-empty board code.
 #[inline(always)]
 pub fn color_of(code: u8) -> Color {
@@ -233,12 +239,11 @@ impl<const W: usize> Position<W> {
         if to > king { to - 1 } else { to + 1 }
     }
 
-    /// Plays `m`, which must be legal or at least pseudo-legal, and returns the undo record.
-    pub fn make(&mut self, game: &Game<W>, m: Move) -> Undo {
-        let z = &game.zobrist;
-        let (from, to) = (m.from(), m.to());
-        let moved = self.mover(m);
-        let mut u = Undo {
+    /// The undo record of a move of the piece `moved` (0 for the null move), before
+    /// anything changes: nothing captured yet, the en-passant squares still to be saved.
+    #[inline(always)]
+    fn undo_record(&self, moved: u8) -> Undo {
+        Undo {
             moved,
             captured: 0,
             captured_sq: NO_SQ,
@@ -254,7 +259,15 @@ impl<const W: usize> Position<W> {
             fullmove: self.fullmove,
             rule_state: self.rule_state,
             key: self.key,
-        };
+        }
+    }
+
+    /// Plays `m`, which must be legal or at least pseudo-legal, and returns the undo record.
+    pub fn make(&mut self, game: &Game<W>, m: Move) -> Undo {
+        let z = &game.zobrist;
+        let (from, to) = (m.from(), m.to());
+        let moved = self.mover(m);
+        let mut u = self.undo_record(moved);
         self.history.push(self.key);
         let mut key = self.key ^ z.side;
         if self.ep.any() {
@@ -265,7 +278,7 @@ impl<const W: usize> Position<W> {
         if kind == MoveKind::Pass {
             // Nothing moves.
         } else if kind == MoveKind::Drop {
-            self.make_drop(game, m, &mut u, &mut key);
+            self.make_drop(game, m, &u, &mut key);
         } else if kind == MoveKind::Castle {
             let rook_sq = m.aux();
             let rook = self.remove(rook_sq);
@@ -336,7 +349,7 @@ impl<const W: usize> Position<W> {
         } else {
             self.halfmove.saturating_add(1)
         };
-        if (game.spec.actions_per_turn > 1 || game.rules.turns) && !game.turn_ends(self, m) {
+        if game.multi_action && !game.turn_ends(self, m) {
             // The same side makes the next action of its turn.
             key ^= z.side ^ game.turn_key(self.actions) ^ game.turn_key(self.actions + 1);
             self.actions += 1;
@@ -373,14 +386,11 @@ impl<const W: usize> Position<W> {
         }
     }
 
-    /// Drops a piece from a reserve onto the empty `m.to()`.
-    fn make_drop(&mut self, game: &Game<W>, m: Move, u: &mut Undo, key: &mut u64) {
-        let (reserve, t) = (m.from(), m.aux());
-        self.take_from_reserve(game, reserve, t, key);
-        let code = (piece_index(t, self.side) + 1) as u8;
-        u.moved = code;
-        self.put(m.to(), code);
-        *key ^= game.zobrist.piece(code, m.to());
+    /// Drops a piece from a reserve onto the empty `m.to()` (`u.moved`: the piece).
+    fn make_drop(&mut self, game: &Game<W>, m: Move, u: &Undo, key: &mut u64) {
+        self.take_from_reserve(game, m.from(), m.aux(), key);
+        self.put(m.to(), u.moved);
+        *key ^= game.zobrist.piece(u.moved, m.to());
     }
 
     /// Sends what `make` captured to the reserves the game sends captures to.
@@ -487,23 +497,7 @@ impl<const W: usize> Position<W> {
 
     /// Passes the turn (a null move, for the search); returns the undo record.
     pub fn make_null(&mut self, game: &Game<W>) -> Undo {
-        let mut u = Undo {
-            moved: 0,
-            captured: 0,
-            captured_sq: NO_SQ,
-            via_captured: 0,
-            passengers: [0; 2],
-            stashed: [u8::MAX; 4 + MAX_ROUTE_CAPTURES],
-            actions: self.actions,
-            route_captured: [0; MAX_ROUTE_CAPTURES],
-            castling: self.castling,
-            ep: [NO_SQ; MAX_EP_SQUARES],
-            ep_victim: self.ep_victim,
-            halfmove: self.halfmove,
-            fullmove: self.fullmove,
-            rule_state: self.rule_state,
-            key: self.key,
-        };
+        let mut u = self.undo_record(0);
         self.history.push(self.key);
         self.key ^= game.zobrist.side;
         let cleared = self.rule_state & game.rules.transient;

@@ -11,9 +11,10 @@
 use crate::core::{
     Bitboard, Color, Move, MoveKind, WHITE, color_of_piece, piece_index, type_of_piece,
 };
+use crate::rules::fen::piece_symbol;
 use crate::rules::game::Game;
 use crate::rules::movegen::MoveList;
-use crate::rules::position::Position;
+use crate::rules::position::{Position, board_code};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -200,7 +201,7 @@ impl<const W: usize> Position<W> {
     #[inline(always)]
     pub fn mover(&self, m: Move) -> u8 {
         if m.kind() == MoveKind::Drop {
-            (piece_index(m.aux(), self.side) + 1) as u8
+            board_code(m.aux(), self.side)
         } else {
             self.board[m.from()]
         }
@@ -210,6 +211,18 @@ impl<const W: usize> Position<W> {
     #[inline]
     pub fn in_reserve(&self, game: &Game<W>, reserve: usize, t: usize) -> u8 {
         self.hands[game.reserves.slot(reserve, t)]
+    }
+
+    /// The FEN symbols of the pieces in `reserve`, each as often as it is held, in piece
+    /// order (the neutral reserve's written as White's: they have no colour).
+    pub fn reserve_symbols(&self, game: &Game<W>, reserve: usize) -> Vec<String> {
+        let color = Color::from_index(reserve);
+        (0..game.types)
+            .flat_map(|t| {
+                let symbol = piece_symbol(game, board_code(t, color));
+                std::iter::repeat_n(symbol, self.in_reserve(game, reserve, t) as usize)
+            })
+            .collect()
     }
 
     /// Puts one piece of type `t` into `reserve`, updating `key`. The caller has checked
