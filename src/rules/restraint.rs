@@ -67,24 +67,49 @@ impl<const W: usize> Game<W> {
         if limit.is_some_and(|l| !l.has(sq)) {
             return false;
         }
-        let tab = &self.tables[pc];
-        if tab.leap_capture[from].has(sq) {
+        let (_, captures) = self.one_leg_reach(pc, from, pos.occupied() | stops);
+        if captures.has(sq) {
             return true;
         }
-        let occ = pos.occupied() | stops;
-        let slides = tab.slides.iter().filter(|s| s.mode.can_capture());
-        if slides
-            .into_iter()
-            .any(|s| self.slide_targets(s, from, occ).has(sq))
-        {
-            return true;
-        }
-        let lame = tab.specials[from]
-            .iter()
-            .any(|s| s.to as usize == sq && s.mode.can_capture() && !s.path.intersects(&occ));
         // Two-leg moves and routes are not restrained (no game has both); they are
         // judged as `attacked` judges them in every game.
-        lame || ((!tab.two_legs[from].is_empty() || tab.has_routes)
-            && self.complex_captures(pos, pc, from).has(sq))
+        let tab = &self.tables[pc];
+        (!tab.two_legs[from].is_empty() || tab.has_routes)
+            && self.complex_captures(pos, pc, from).has(sq)
+    }
+
+    /// The squares a piece of index `pc` on `from` reaches by its one-leg moves over the
+    /// occupancy `occ`, occupied ones included: (by moves that may end on an empty square,
+    /// by moves that may capture).
+    pub(crate) fn one_leg_reach(
+        &self,
+        pc: usize,
+        from: usize,
+        occ: Bitboard<W>,
+    ) -> (Bitboard<W>, Bitboard<W>) {
+        let tab = &self.tables[pc];
+        let (mut moves, mut captures) = (tab.leap_move[from], tab.leap_capture[from]);
+        for s in &tab.slides {
+            let r = self.slide_targets(s, from, occ);
+            if s.mode.can_move() {
+                moves |= r;
+            }
+            if s.mode.can_capture() {
+                captures |= r;
+            }
+        }
+        for s in tab.specials[from]
+            .iter()
+            .filter(|s| !s.path.intersects(&occ))
+        {
+            let to = s.to as usize;
+            if s.mode.can_move() {
+                moves.set(to);
+            }
+            if s.mode.can_capture() {
+                captures.set(to);
+            }
+        }
+        (moves, captures)
     }
 }

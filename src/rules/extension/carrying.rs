@@ -14,7 +14,6 @@
 //! pick up or leave.
 
 use crate::core::{Bitboard, Color, Move, color_of_piece, type_of_piece};
-use crate::rules::betza::Mode;
 use crate::rules::extension::{RuleExtension, Slot};
 use crate::rules::fen::piece_symbol;
 use crate::rules::game::Game;
@@ -56,41 +55,6 @@ impl Carrying {
         })
     }
 
-    /// The squares a piece of index `pc` on `from` reaches by its one-leg moves over the
-    /// occupancy `occ`, occupied ones included: (by moves that may end on an empty square,
-    /// by moves that may capture).
-    fn reach<const W: usize>(
-        game: &Game<W>,
-        pc: usize,
-        from: usize,
-        occ: Bitboard<W>,
-    ) -> (Bitboard<W>, Bitboard<W>) {
-        let tab = &game.tables[pc];
-        let (mut moves, mut captures) = (tab.leap_move[from], tab.leap_capture[from]);
-        for s in &tab.slides {
-            let r = game.slide_targets(s, from, occ);
-            if s.mode != Mode::Capture {
-                moves |= r;
-            }
-            if s.mode != Mode::Move {
-                captures |= r;
-            }
-        }
-        for s in tab.specials[from]
-            .iter()
-            .filter(|s| !s.path.intersects(&occ))
-        {
-            let to = s.to as usize;
-            if s.mode != Mode::Capture {
-                moves.set(to);
-            }
-            if s.mode != Mode::Move {
-                captures.set(to);
-            }
-        }
-        (moves, captures)
-    }
-
     /// The side to move's carriers with and without a passenger.
     fn carriers_of<const W: usize>(&self, pos: &Position<W>, us: Color) -> [Bitboard<W>; 2] {
         let mut out = [Bitboard::EMPTY; 2];
@@ -114,14 +78,14 @@ impl<const W: usize> RuleExtension<W> for Carrying {
             riders |= pos.by_piece[pc];
         }
         for from in empty_handed {
-            let (moves, _) = Self::reach(game, pos.board[from] as usize - 1, from, occ);
+            let (moves, _) = game.one_leg_reach(pos.board[from] as usize - 1, from, occ);
             for to in moves & riders {
                 list.push(rule(from, to, PICK_UP));
             }
         }
         for from in loaded {
             let rider = pos.passenger(from) as usize - 1;
-            let (moves, captures) = Self::reach(game, rider, from, occ);
+            let (moves, captures) = game.one_leg_reach(rider, from, occ);
             let enemy = pos.by_color[us.opposite()] & game.valid;
             for to in moves.andnot(occ) | (captures & enemy) {
                 list.push(rule(from, to, LEAVE));
@@ -131,7 +95,7 @@ impl<const W: usize> RuleExtension<W> for Carrying {
             return;
         }
         for from in riders {
-            let (moves, _) = Self::reach(game, pos.board[from] as usize - 1, from, occ);
+            let (moves, _) = game.one_leg_reach(pos.board[from] as usize - 1, from, occ);
             for to in moves & empty_handed {
                 list.push(rule(from, to, BOARD));
             }
