@@ -558,6 +558,23 @@ fn initial_files(files: &[String; 2], width: usize) -> Result<[usize; 2], String
     Ok([file(&files[0])?, file(&files[1])?])
 }
 
+/// The value of the keyword `key` names among `choices` (the first one when the key is
+/// absent), or the error "KEY 'x' is not a, b or c".
+fn one_of<T: Copy>(key: &str, value: &Option<String>, choices: &[(&str, T)]) -> Result<T, String> {
+    let Some(text) = value.as_deref() else {
+        return Ok(choices[0].1);
+    };
+    if let Some(&(_, v)) = choices.iter().find(|(name, _)| *name == text) {
+        return Ok(v);
+    }
+    let names: Vec<&str> = choices.iter().map(|(name, _)| *name).collect();
+    let (last, rest) = names.split_last().expect("choices are given");
+    Err(format!(
+        "{key} '{text}' is not {} or {last}",
+        rest.join(", ")
+    ))
+}
+
 /// `raw` with the definition keys of its chosen options set (an option's `set` table).
 fn with_option_keys(raw: &RawVariant) -> Result<RawVariant, String> {
     let mut out = raw.clone();
@@ -729,56 +746,58 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
     if !pieces.iter().any(|p| p.royal) {
         return Err(err("no royal piece".into()));
     }
-    let royalty = match raw.royalty.as_deref().unwrap_or("check") {
-        "check" => Royalty::Check,
-        "capture" => Royalty::Capture,
-        other => return Err(err(format!("royalty '{other}' is not check or capture"))),
-    };
-    let promotion = match raw.promotion.as_deref().unwrap_or("entry") {
-        "entry" => PromotionStyle::Entry,
-        "zone" => PromotionStyle::Zone,
-        "csrm" => PromotionStyle::Csrm,
-        "to-zone" => PromotionStyle::ToZone,
-        other => {
-            return Err(err(format!(
-                "promotion '{other}' is not entry, zone, csrm or to-zone"
-            )));
-        }
-    };
-    let promotion_limit = match raw.promotion_limit.as_deref().unwrap_or("none") {
-        "none" => false,
-        "captured" => true,
-        other => {
-            return Err(err(format!(
-                "promotion_limit '{other}' is not none or captured"
-            )));
-        }
-    };
-    let stalemate = match raw.stalemate.as_deref().unwrap_or("draw") {
-        "draw" => Verdict::Draw,
-        "loss" => Verdict::Loss,
-        "win" => Verdict::Win,
-        other => return Err(err(format!("stalemate '{other}' is not draw, loss or win"))),
-    };
-    let bare_king = match raw.bare_king.as_deref().unwrap_or("play") {
-        "play" => BareKing::Play,
-        "draw" => BareKing::Draw,
-        "loss-unless-rebare" => BareKing::LossUnlessRebare,
-        other => {
-            return Err(err(format!(
-                "bare_king '{other}' is not play, draw or loss-unless-rebare"
-            )));
-        }
-    };
-    let repetition_rule = match raw.repetition_rule.as_deref().unwrap_or("draw") {
-        "draw" => RepetitionRule::Draw,
-        "illegal" => RepetitionRule::Illegal,
-        other => {
-            return Err(err(format!(
-                "repetition_rule '{other}' is not draw or illegal"
-            )));
-        }
-    };
+    let royalty = one_of(
+        "royalty",
+        &raw.royalty,
+        &[("check", Royalty::Check), ("capture", Royalty::Capture)],
+    )
+    .map_err(err)?;
+    let promotion = one_of(
+        "promotion",
+        &raw.promotion,
+        &[
+            ("entry", PromotionStyle::Entry),
+            ("zone", PromotionStyle::Zone),
+            ("csrm", PromotionStyle::Csrm),
+            ("to-zone", PromotionStyle::ToZone),
+        ],
+    )
+    .map_err(err)?;
+    let promotion_limit = one_of(
+        "promotion_limit",
+        &raw.promotion_limit,
+        &[("none", false), ("captured", true)],
+    )
+    .map_err(err)?;
+    let stalemate = one_of(
+        "stalemate",
+        &raw.stalemate,
+        &[
+            ("draw", Verdict::Draw),
+            ("loss", Verdict::Loss),
+            ("win", Verdict::Win),
+        ],
+    )
+    .map_err(err)?;
+    let bare_king = one_of(
+        "bare_king",
+        &raw.bare_king,
+        &[
+            ("play", BareKing::Play),
+            ("draw", BareKing::Draw),
+            ("loss-unless-rebare", BareKing::LossUnlessRebare),
+        ],
+    )
+    .map_err(err)?;
+    let repetition_rule = one_of(
+        "repetition_rule",
+        &raw.repetition_rule,
+        &[
+            ("draw", RepetitionRule::Draw),
+            ("illegal", RepetitionRule::Illegal),
+        ],
+    )
+    .map_err(err)?;
     let mut hooks = Vec::new();
     for h in raw.hooks.iter().flatten() {
         hooks.push(match h.as_str() {
@@ -816,15 +835,12 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
                 .into(),
         ));
     }
-    let bodyguards_hold_friends = match raw.bodyguard_power.as_deref().unwrap_or("enemy") {
-        "enemy" => false,
-        "all" => true,
-        other => {
-            return Err(err(format!(
-                "bodyguard_power '{other}' is not enemy or all"
-            )));
-        }
-    };
+    let bodyguards_hold_friends = one_of(
+        "bodyguard_power",
+        &raw.bodyguard_power,
+        &[("enemy", false), ("all", true)],
+    )
+    .map_err(err)?;
     let has_bodyguard = raw_pieces.iter().any(|p| p.bodyguard);
     let bodyguard_keys = raw.bodyguard_power.is_some()
         || raw.bodyguard_freeze.is_some()
@@ -1020,6 +1036,12 @@ start = "k4/5/5/5/4K w - - 0 1"
                 .contains("royal")
         );
         assert!(parse_definitions("nonsense = [").is_err());
+        let bad = MINI.replace("board = \"5x5\"", "board = \"5x5\"\nstalemate = \"tie\"");
+        let e = parse_definitions(&bad).unwrap_err().to_string();
+        assert!(
+            e.contains("stalemate 'tie' is not draw, loss or win"),
+            "{e}"
+        );
         let bad = MINI.replace("name = \"king\"", "name = \"king\"\nwings = 2");
         assert!(parse_definitions(&bad).is_err());
     }
