@@ -35,10 +35,7 @@ const IN_HAND: &str = "rnbqkbnr/ppp1pppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Pp] w - - 0 1
 #[test]
 fn cecp_sets_up_holdings_and_passes_drops() {
     let file = model_file();
-    let mut e = Engine::start_with(&["--variants-file", &file]);
-    e.send("xboard");
-    e.send("protover 2");
-    e.until(|l| l.contains("done=1"));
+    let mut e = Engine::xboard_with(&["--variants-file", &file]);
     e.send("variant drophouse");
     e.send("ping 1");
     let out = e.until(|l| l == "pong 1");

@@ -265,10 +265,7 @@ fn a_triple_step_gives_en_passant_on_both_skipped_squares() {
 #[test]
 fn cecp_sends_and_reads_a_multi_leg_move_leg_by_leg() {
     let file = games_file();
-    let mut e = Engine::start_with(&["--variants-file", file.to_str().unwrap()]);
-    e.send("xboard");
-    e.send("protover 2");
-    e.until(|l| l.contains("done=1"));
+    let mut e = Engine::xboard_with(&["--variants-file", file.to_str().unwrap()]);
     e.send("variant trident");
     // Taking three Wazirs in one move is the only sensible move.
     e.send("setboard 5/k4/2www/2X2/K4 w - - 0 1");

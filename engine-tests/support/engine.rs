@@ -34,7 +34,12 @@ impl Engine {
 
     /// Started after `xboard` and `protover 2`, its features read.
     pub fn xboard() -> Engine {
-        let mut e = Self::start();
+        Self::xboard_with(&[])
+    }
+
+    /// `xboard` with command-line arguments (`--variants-file FILE`).
+    pub fn xboard_with(args: &[&str]) -> Engine {
+        let mut e = Self::start_with(args);
         e.send("xboard");
         e.send("protover 2");
         e.until(|l| l.contains("done=1"));

@@ -408,8 +408,8 @@ impl<const W: usize> Game<W> {
         let mut occ = pos.occupied();
         occ.clear(from);
         let own = pos.by_color[us].andnot(Bitboard::from_square(from));
+        let enemy = pos.by_color[us.opposite()];
         for r in &self.tables[pc].routes[from] {
-            let enemy = pos.by_color[us.opposite()];
             if r.empty.intersects(&occ) || (r.captures & enemy) != r.captures {
                 continue;
             }
