@@ -245,3 +245,40 @@ fn royals_may_be_left_attacked_and_the_last_one_taken() {
     pos.make(&g, m);
     assert!(moves(&g, &mut pos).is_empty());
 }
+
+/// The moves the repetition rule leaves after `line` is played from `placements`.
+fn game_moves_after(g: &Game<3>, placements: &str, side: char, line: &[&str]) -> Vec<String> {
+    let mut pos = place(g, placements, side);
+    for text in line {
+        let m = g.parse_move(&mut pos, text).unwrap();
+        pos.make(g, m);
+    }
+    let mut list = MoveList::new();
+    g.game_moves(&mut pos, &mut list);
+    list.iter().map(|&m| g.move_text(m)).collect()
+}
+
+#[test]
+fn a_king_in_check_may_repeat_unless_the_rule_is_illegal_always() {
+    // The Rook checks from d10 and e10 in turn; the King's escape e4d4 brings back the
+    // position before the Rook's first check.
+    let placements = "Kd4 Pa5 re10 kl12";
+    let line = ["e10d10", "d4e4", "d10e10"];
+    let escape = "e4d4".to_string();
+    let default = game_moves_after(&chu(), placements, 'b', &line);
+    assert!(default.contains(&escape), "{default:?}");
+    let hachu = game_moves_after(
+        &chu_with(&["repetition_rule=illegal-always"]),
+        placements,
+        'b',
+        &line,
+    );
+    assert!(!hachu.contains(&escape), "{hachu:?}");
+    assert!(hachu.contains(&"e4f4".to_string()), "{hachu:?}");
+    // Then the checker may not give the same check again: its move would repeat the
+    // position after its first check, and it is not in check.
+    let line = ["e10d10", "d4e4", "d10e10", "e4d4"];
+    let checker = game_moves_after(&chu(), placements, 'b', &line);
+    assert!(!checker.contains(&"e10d10".to_string()), "{checker:?}");
+    assert!(checker.contains(&"e10e9".to_string()), "{checker:?}");
+}

@@ -6,7 +6,7 @@
 #[path = "support/engine.rs"]
 mod engine;
 
-use engine::Engine;
+use engine::{Engine, bestmove};
 use kirin::protocol::session::Session;
 use kirin::variants::load_file;
 use kirin::with_width;
@@ -88,13 +88,7 @@ fn uci_plays_and_searches_after_a_drop() {
     e.send(&format!("position fen {IN_HAND} moves P@e5"));
     e.send("go depth 2");
     let out = e.until(|l| l.starts_with("bestmove"));
-    let best = out
-        .last()
-        .unwrap()
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .to_string();
+    let best = bestmove(&out);
     assert!(legal_after(IN_HAND, &["P@e5"], &best), "{out:?}");
     e.quit();
 }

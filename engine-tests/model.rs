@@ -16,8 +16,8 @@ fn game(name: &str) -> AnyGame {
     AnyGame::new(spec).expect("the test game compiles")
 }
 
-/// Walks the legal-move tree to `depth`, checking every move on the way; returns the
-/// leaf count.
+/// Walks the legal-move tree to `depth` turns (the actions of a turn are one ply),
+/// checking every move on the way; returns the leaf count.
 fn checked_perft<const W: usize>(g: &Game<W>, pos: &mut Position<W>, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
@@ -29,13 +29,15 @@ fn checked_perft<const W: usize>(g: &Game<W>, pos: &mut Position<W>, depth: u32)
         let before = pos.clone();
         let text = g.move_text(m);
         assert_eq!(g.parse_move(pos, &text).ok(), Some(m), "move text '{text}'");
+        let side = pos.side;
         let u = pos.make(g, m);
         assert_eq!(pos.key, pos.compute_key(g), "key after {text}");
         let fen = pos.to_fen(g);
         let again = Position::from_fen(g, &fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
         assert_eq!(again.to_fen(g), fen);
         assert_eq!(again.key, pos.key, "key of {fen}");
-        nodes += checked_perft(g, pos, depth - 1);
+        let left = if pos.side == side { depth } else { depth - 1 };
+        nodes += checked_perft(g, pos, left);
         pos.unmake(g, m, u);
         assert!(*pos == before, "unmake of {text}");
     }
@@ -149,13 +151,12 @@ fn a_loaded_carrier_moves_and_dies_with_its_passenger() {
 fn two_actions_a_turn_counted_by_hand() {
     // White: King a1, Wazir b1; Black: King e5. Each side moves twice in its turn.
     let fen = "4k/5/5/5/KW3 w - - 0 1";
-    // First action: King a2 b2 (b1 is the Wazir's), Wazir c1 b2 (a1 is the King's) = 4.
-    assert_eq!(perft_from("twostep", fen, 1), 4);
-    // Second action, still White: after Ka2, King a1 a3 b2 b3 (4) + Wazir a1 c1 b2 (3) = 7;
-    // after Kb2, King a1 a2 a3 b3 c1 c2 c3 (7) + Wazir a1 c1 (2) = 9; after Wc1, King a2 b1
-    // b2 (3) + Wazir b1 d1 c2 (3) = 6; after Wb2, King a2 b1 (2) + Wazir a2 b1 b3 c2 (4) =
-    // 6. In all 28.
-    assert_eq!(perft_from("twostep", fen, 2), 28);
+    // Perft counts whole turns. First action: King a2 b2 (b1 is the Wazir's), Wazir c1 b2
+    // (a1 is the King's). Second action, still White: after Ka2, King a1 a3 b2 b3 (4) +
+    // Wazir a1 c1 b2 (3) = 7; after Kb2, King a1 a2 a3 b3 c1 c2 c3 (7) + Wazir a1 c1 (2) =
+    // 9; after Wc1, King a2 b1 b2 (3) + Wazir b1 d1 c2 (3) = 6; after Wb2, King a2 b1 (2) +
+    // Wazir a2 b1 b3 c2 (4) = 6. In all 28 turns.
+    assert_eq!(perft_from("twostep", fen, 1), 28);
     // The FEN tells the second action; Black moves only after it.
     assert_eq!(play("twostep", fen, &["a1a2"]), "4k/5/5/K4/1W3 w+1 - - 1 1");
     assert_eq!(
@@ -168,14 +169,14 @@ fn two_actions_a_turn_counted_by_hand() {
 fn a_regent_takes_the_fallen_kings_place() {
     // White's King has fallen; its Regent on e1 ascends, then White moves.
     let fen = "r3k/5/5/5/4R[k] w - - 0 1";
-    // Depth 1: only the ascension (e1e1). Depth 2: the new King on e1 steps to d1 d2 e2;
-    // the King Black holds (it took White's) is royal and never dropped. So 3.
-    assert_eq!(perft_from("regency", fen, 1), 1);
-    assert_eq!(perft_from("regency", fen, 2), 3);
-    // The deposed Regent goes to Black, the King's captor: Black's reserve gets an `r`.
+    // The turn: the ascension (e1e1), then the new King on e1 steps to d1 d2 e2. So 3
+    // turns.
+    assert_eq!(perft_from("regency", fen, 1), 3);
+    // The deposed Regent goes to Black, the King's captor, in place of the King it held:
+    // Black's reserve now holds an `r`. An ascension moves no piece: the clock stays.
     assert_eq!(
         play("regency", fen, &["e1e1"]),
-        "r3k/5/5/5/4K[kr] w+1 - - 1 1"
+        "r3k/5/5/5/4K[r] w+1 - - 0 1"
     );
     // Without a regent the side has lost: no moves, and the outcome says so.
     let any = game("regency");

@@ -101,9 +101,19 @@ fn checked_perft<const W: usize>(g: &Game<W>, pos: &mut Position<W>, depth: u32)
     let mut nodes = 0;
     for &m in &list {
         let before = pos.clone();
+        let side = pos.side;
         let u = pos.make(g, m);
         assert_eq!(pos.key, pos.compute_key(g), "key after {}", g.move_text(m));
-        nodes += checked_perft(g, pos, depth - 1);
+        if g.multi_action {
+            // A turn in progress is written in FEN too (`w+1:s...`) and read back.
+            let fen = pos.to_fen(g);
+            let again = Position::from_fen(g, &fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            assert_eq!(again.to_fen(g), fen);
+            assert_eq!(again.key, pos.key, "key of {fen}");
+        }
+        // Depth counts whole turns: the actions of one turn are one ply.
+        let left = if pos.side == side { depth } else { depth - 1 };
+        nodes += checked_perft(g, pos, left);
         pos.unmake(g, m, u);
         assert!(
             *pos == before,
@@ -150,9 +160,11 @@ fn run(bulk_budget: u64, checked_budget: u64) {
                     .unwrap_or_else(|e| panic!("{variant}{rules}: {}: {e}", line.fen));
                 assert_eq!(Position::from_fen(g, &pos.to_fen(g)).unwrap().to_fen(g), pos.to_fen(g));
                 for text in &line.moves {
-                    let m = g.parse_move(&mut pos, text)
+                    let turn = g.parse_turn(&mut pos, text)
                         .unwrap_or_else(|e| panic!("{variant}{rules}: move {text}: {e}  {}", line.fen));
-                    pos.make(g, m);
+                    for m in turn {
+                        pos.make(g, m);
+                    }
                 }
                 if let Some(expected) = &line.legal {
                     let mut list = MoveList::new();

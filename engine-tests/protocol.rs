@@ -5,7 +5,7 @@
 #[path = "support/engine.rs"]
 mod engine;
 
-use engine::Engine;
+use engine::{Engine, bestmove};
 use kirin::protocol::cecp::Ranks;
 use kirin::protocol::session::Session;
 use std::process::Command;
@@ -36,13 +36,7 @@ fn uci_session_in_every_variant() {
             out.iter().any(|l| l.starts_with("info depth 3 ")),
             "{out:?}"
         );
-        let best = out
-            .last()
-            .unwrap()
-            .split_whitespace()
-            .nth(1)
-            .unwrap()
-            .to_string();
+        let best = bestmove(&out);
         // The move is legal: playing it is accepted.
         e.send(&format!("position startpos moves {best}"));
         e.send("isready");
@@ -219,11 +213,11 @@ fn legal_after_in(
         s.set_position(Some(fen)).unwrap();
         for m in played {
             let mv = s.parse(m).unwrap_or_else(|e| panic!("{m}: {e}"));
-            s.play(mv);
+            s.play(&mv);
         }
         let mut list = kirin::rules::MoveList::new();
         s.game.game_moves(&mut s.pos, &mut list);
-        list.iter().map(|&m| s.wire(m, Some("@@@@"))).collect()
+        list.iter().map(|&m| s.wire(&[m], Some("@@@@"))).collect()
     })
 }
 
@@ -244,13 +238,16 @@ fn cecp_session_in_every_variant() {
     assert!(f.last().unwrap().contains("highlight=1"));
     let names = advertised(&f);
     // Every built-in variant XBoard can show is offered, under a name XBoard does not
-    // claim for itself; boards beyond XBoard (16 ranks or more) are not.
+    // claim for itself; boards beyond XBoard (16 ranks or more) and games with stacked
+    // pieces or prisoners are not.
     let playable = kirin::variants::builtin()
         .iter()
         .filter(|v| kirin::protocol::cecp::xboard_can_play(&v.geometry))
+        .filter(|v| kirin::protocol::cecp::xboard_can_show(v))
         .count();
     assert_eq!(names.len(), playable, "{names:?}");
     assert!(!names.contains(&"flee".to_string()), "{names:?}");
+    assert!(!names.contains(&"littlegreat".to_string()), "{names:?}");
     assert!(names.contains(&"modern-courier".to_string()), "{names:?}");
     assert!(names.contains(&"sho".to_string()), "{names:?}");
     for (n, name) in names.iter().enumerate() {
@@ -693,14 +690,6 @@ fn tamerlane_special_moves_in_both_protocols() {
     let out = e.until(|l| l.starts_with("move "));
     assert_eq!(out.last().unwrap(), "move b9l4", "{out:?}");
     e.quit();
-}
-
-/// The move of the `bestmove` line that ends `out`.
-#[track_caller]
-fn bestmove(out: &[String]) -> String {
-    let last = out.last().unwrap();
-    assert!(last.starts_with("bestmove "), "{out:?}");
-    last.split_whitespace().nth(1).unwrap().to_string()
 }
 
 const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";

@@ -16,7 +16,8 @@
 # reason, kirin's own claim, kirin's clock at its last move). Exits non-zero if a game
 # ended by a forfeit or an illegal move, if XBoard rejected a claim ("False win claim",
 # "False draw claim", "... but bare king"), if a game's result differs from the result
-# kirin claimed for it, or if XBoard hung (no game finished within the time limit).
+# kirin claimed for it, or if XBoard hung (no game finished within the time limit);
+# exits 3, showing the end of XBoard's output and traffic, if XBoard itself crashed.
 # Legality testing is on where XBoard can check the variant's rules (courier); Chu's
 # Lion-trading rules are beyond XBoard, so there it is off by default, as with HaChu.
 # With legality testing on XBoard judges every claim of a win or a draw by its own rules
@@ -58,8 +59,11 @@ fi
 
 legality=false
 extra=()
+kirin_rules=''
 case $VARIANT in
-  chu) SECOND=/usr/games/hachu; XVARIANT=chu; extra=(-ruleMoves 0) ;;  # no 50-move rule in Chu
+  # No 50-move rule in Chu. HaChu refuses every move that repeats a position, even a
+  # King's escape from check (docs/rules/chu.md), so kirin plays by that rule against it.
+  chu) SECOND=/usr/games/hachu; XVARIANT=chu; extra=(-ruleMoves 0); kirin_rules=repetition_rule=illegal-always ;;
   courier) SECOND=/usr/games/fairymax; XVARIANT=courier; legality=true ;;
   chess|normal) SECOND=$KIRIN; XVARIANT=normal; legality=true ;;
   *)
@@ -82,7 +86,7 @@ legality=${LEGALITY:-$legality}
 # kirin's option: XBoard's verifiable results while XBoard tests legality, the variant's
 # own rules otherwise.
 claims_option="Claim only mate and stalemate=$([ "$legality" = true ] && echo 1 || echo 0)"
-options=(-firstOptions "$claims_option")
+options=(-firstOptions "$claims_option${kirin_rules:+,Variant rules=$kirin_rules}")
 [ "$SECOND" = "$KIRIN" ] && options+=(-secondOptions "$claims_option")
 
 OUT=target/xboard/$VARIANT
@@ -126,6 +130,21 @@ while kill -0 $XB 2>/dev/null; do
 done
 
 rm -f "$OUT/board.png.tmp"
+# XBoard's own end: a signal (above 128) means XBoard itself crashed, not a game
+# result; show what it and the engines said last and exit 3, so that a caller can tell
+# a crash of the GUI from a fault in a game.
+xboard_status=0
+wait $XB || xboard_status=$?
+if [ "$xboard_status" -gt 128 ]; then
+  {
+    echo "XBoard crashed (exit status $xboard_status, signal $((xboard_status - 128)))"
+    echo "-- the end of XBoard's output:"
+    grep -v '^ALSA\|^aplay' "$OUT/xboard.out" | tail -n 15
+    echo "-- the end of XBoard's traffic with the engines:"
+    tail -n 25 "$OUT/xboard.debug"
+  } | tee "$OUT/summary.txt"
+  exit 3
+fi
 finished=$(grep -cE '^\[Result "(1-0|0-1|1\/2-1\/2)"' "$OUT/games.pgn" 2>/dev/null || true)
 bad=$(grep -ciE 'forfeit|illegal|false illegal|invalid move' "$OUT/games.pgn" || true)
 

@@ -257,13 +257,21 @@ pub fn setup<const W: usize>(
             .to_string(),
     };
     let mut pos = Position::from_fen(game, &fen).map_err(|e| format!("bad FEN: {e}"))?;
+    // Moves apart by spaces, or by `;` in a game of one action per turn (where `;` joins
+    // the actions of one turn, rules::turns).
+    let separators: &[char] = if game.multi_action {
+        &[' ']
+    } else {
+        &[' ', ';']
+    };
     for text in moves
         .unwrap_or("")
-        .split([' ', ';'])
+        .split(separators)
         .filter(|t| !t.is_empty())
     {
-        let m = game.parse_move(&mut pos, text).map_err(|e| e.to_string())?;
-        pos.make(game, m);
+        for m in game.parse_turn(&mut pos, text).map_err(|e| e.to_string())? {
+            pos.make(game, m);
+        }
     }
     Ok(pos)
 }
@@ -278,12 +286,8 @@ struct Catalog {
 impl Catalog {
     /// Compiles the variant `name` with `rules` replaced.
     fn compile(&self, name: &str, rules: &[String]) -> Result<AnyGame, String> {
-        let spec = variants::find_in(&self.extra, name).map_err(|e| e.to_string())?;
-        let spec = if rules.is_empty() {
-            spec.clone()
-        } else {
-            variants::with_rules(&spec.name, rules, &self.user_text).map_err(|e| e.to_string())?
-        };
+        let spec = variants::find_with_rules(&self.extra, name, rules, &self.user_text)
+            .map_err(|e| e.to_string())?;
         AnyGame::new(&spec).map_err(|e| e.to_string())
     }
 }

@@ -16,6 +16,10 @@ use std::time::{Duration, Instant};
 /// A move for people: the piece letter, `-` or `x`, and the squares (`Ne5xe6xe7` for a
 /// Lion's double capture, `pass` for a pass).
 pub fn readable<const W: usize>(game: &Game<W>, pos: &Position<W>, m: Move) -> String {
+    if m.kind() == MoveKind::Rule {
+        // A rule's move may move no piece (a ransom, the end of a turn).
+        return game.rule_move_readable(pos, m);
+    }
     let g = &game.geo;
     let piece = piece_symbol(game, pos.mover(m)).to_ascii_uppercase();
     let sep = |sq: usize| if pos.board[sq] != 0 { "x" } else { "-" };
@@ -48,7 +52,7 @@ pub fn readable<const W: usize>(game: &Game<W>, pos: &Position<W>, m: Move) -> S
         }
         MoveKind::EnPassant => format!("{piece}{}x{} e.p.", g.name(m.from()), g.name(m.to())),
         // A move a game's rule defines: its rule writes it.
-        MoveKind::Rule => return game.rule_move_readable(pos, m),
+        MoveKind::Rule => unreachable!("answered above"),
         _ => format!(
             "{piece}{}{}{}",
             g.name(m.from()),
@@ -189,7 +193,7 @@ pub fn analyse<const W: usize>(
     match r.best {
         Some(m) => say!(
             "best move {} ({}), {} nodes in {:.2} s",
-            game.move_text(m),
+            game.turn_text(&r.turn),
             readable(game, pos, m),
             r.nodes,
             r.time.as_secs_f64()
@@ -392,8 +396,8 @@ pub fn selfplay_game<const W: usize>(
         }
         let mut list = MoveList::new();
         game.game_moves(&mut pos, &mut list);
-        let m = if plies < random_plies {
-            list[rng.gen_range(0..list.len())]
+        let turn = if plies < random_plies {
+            vec![list[rng.gen_range(0..list.len())]]
         } else {
             let stop = AtomicBool::new(false);
             let limits = match tc {
@@ -438,16 +442,22 @@ pub fn selfplay_game<const W: usize>(
                 clocks[pos.side] = clocks[pos.side] - used + inc;
             }
             r.best
-                .ok_or("the search returned no move in a position with legal moves")?
+                .ok_or("the search returned no move in a position with legal moves")?;
+            r.turn
         };
-        if !list.contains(&m) {
-            return Err(format!(
-                "illegal move {} in {}",
-                game.move_text(m),
-                pos.to_fen(game)
-            ));
+        // The whole turn the search chose, each action checked as it is played.
+        for m in turn {
+            let mut list = MoveList::new();
+            game.game_moves(&mut pos, &mut list);
+            if !list.contains(&m) {
+                return Err(format!(
+                    "illegal move {} in {}",
+                    game.move_text(m),
+                    pos.to_fen(game)
+                ));
+            }
+            pos.make(game, m);
         }
-        pos.make(game, m);
         plies += 1;
     }
 }

@@ -117,3 +117,11 @@ impl Engine {
         assert!(status.success());
     }
 }
+
+/// The move of the `bestmove` line that ends `out`.
+#[track_caller]
+pub fn bestmove(out: &[String]) -> String {
+    let last = out.last().unwrap();
+    assert!(last.starts_with("bestmove "), "{out:?}");
+    last.split_whitespace().nth(1).unwrap().to_string()
+}

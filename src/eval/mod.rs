@@ -13,6 +13,7 @@ use crate::core::{BLACK, Bitboard, Color, WHITE, color_of_piece, piece_index, ty
 use crate::rules::betza::Mode;
 use crate::rules::game::Game;
 use crate::rules::position::Position;
+use crate::rules::reserves::PRISONERS;
 
 /// Centipawns per expected move.
 const VALUE_PER_MOVE: f64 = 57.0;
@@ -175,6 +176,9 @@ impl Eval {
                 }
             }
         }
+        if game.stacks.exist {
+            self.add_passengers(pos, &mut score);
+        }
         if game.reserves.exist() {
             self.add_reserves(game, pos, &mut score);
         }
@@ -195,6 +199,8 @@ impl Eval {
     }
 
     /// Pieces in a side's reserve count at their value: a drop can put them anywhere.
+    /// Prisoners count a third of theirs to the side holding them: they are currency
+    /// (a ransom costs twice a piece's value) and kept from their owner.
     #[cold]
     fn add_reserves<const W: usize>(
         &self,
@@ -206,6 +212,21 @@ impl Eval {
             for t in 0..game.types {
                 let held = pos.in_reserve(game, color, t) as i32;
                 *s += held * self.values[t];
+                if game.reserves.count > PRISONERS && !game.is_royal[piece_index(t, WHITE)] {
+                    let prisoners = pos.in_reserve(game, PRISONERS + color, t) as i32;
+                    *s += prisoners * self.values[t] / 3;
+                }
+            }
+        }
+    }
+
+    /// A carrier's passenger counts as the piece it is, on the carrier's square.
+    #[cold]
+    fn add_passengers<const W: usize>(&self, pos: &Position<W>, score: &mut [i32; 2]) {
+        for (sq, &code) in pos.carried.iter().enumerate() {
+            if code != 0 {
+                let pc = code as usize - 1;
+                score[color_of_piece(pc)] += self.pst[pc * self.squares + sq];
             }
         }
     }

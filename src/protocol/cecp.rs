@@ -187,6 +187,15 @@ pub fn xboard_can_play(geometry: &crate::core::Geometry) -> bool {
     geometry.width <= 16 && geometry.height < 16
 }
 
+/// Whether XBoard can show a game's positions and moves: it has no stacked pieces (a
+/// carrier picking a piece up looks like a capture to it, and a passenger's move off its
+/// carrier cannot be written) and no prisoners. Such a game is left out of the variants
+/// kirin offers XBoard; a CECP driver that asks for it by name still gets it, its turns
+/// written as kirin's move words (docs/variants.md).
+pub fn xboard_can_show(spec: &crate::rules::spec::VariantSpec) -> bool {
+    !spec.prisoners && !spec.pieces.iter().any(|p| p.carrier)
+}
+
 /// The CECP name of every variant in `names` (kirin names) that can be offered to XBoard,
 /// as (CECP name, kirin name), XBoard's own variants first. A variant whose name XBoard
 /// would take for one of its own (any name starting `courier-`, say) is left out: the
@@ -350,6 +359,10 @@ pub fn xboard_stalemate(spec: &VariantSpec) -> Verdict {
 /// kirin's real rules stay in the variant's definition for UCI and the command line.
 pub fn xboard_rules(spec: &VariantSpec) -> VariantSpec {
     let mut rules = spec.clone();
+    if !xboard_can_show(spec) {
+        // Not a game for XBoard (never offered to it): its own rules stand.
+        return rules;
+    }
     rules.bare_king = BareKing::Play;
     rules.stalemate = xboard_stalemate(spec);
     if spec.pieces.iter().any(|p| p.royal) {

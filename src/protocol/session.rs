@@ -95,47 +95,57 @@ impl<const W: usize> GameState<W> {
         let mut next = self.clone();
         next.set_position(fen)?;
         for (i, text) in moves.iter().enumerate() {
-            let m = next.parse(text).map_err(|e| SessionError::Line {
+            let turn = next.parse(text).map_err(|e| SessionError::Line {
                 number: i + 1,
                 source: Box::new(e),
             })?;
-            next.play(m);
+            next.play(&turn);
         }
         *self = next;
         Ok(())
     }
 
-    /// The move written as `text` if it is legal in the game (repetition rule included).
-    pub fn parse(&mut self, text: &str) -> Result<Move, SessionError> {
-        let m = self.game.parse_move(&mut self.pos, text)?;
-        let mut list = MoveList::new();
-        self.game.game_moves(&mut self.pos, &mut list);
-        if list.contains(&m) {
-            Ok(m)
-        } else {
-            Err(SessionError::Repeats(text.to_string()))
-        }
-    }
-
-    pub fn play(&mut self, m: Move) {
-        let u = self.pos.make(&self.game, m);
-        self.played.push((m, u));
-    }
-
-    /// Takes back the last move; false when there is none.
-    pub fn undo(&mut self) -> bool {
-        match self.played.pop() {
-            Some((m, u)) => {
-                self.pos.unmake(&self.game, m, u);
-                true
+    /// The turn written as `text` (`rules::turns`: one move in most games) if it is
+    /// legal in the game (repetition rule included).
+    pub fn parse(&mut self, text: &str) -> Result<Vec<Move>, SessionError> {
+        let turn = self.game.parse_turn(&mut self.pos, text)?;
+        let mut pos = self.pos.clone();
+        for &m in &turn {
+            let mut list = MoveList::new();
+            self.game.game_moves(&mut pos, &mut list);
+            if !list.contains(&m) {
+                return Err(SessionError::Repeats(text.to_string()));
             }
-            None => false,
+            pos.make(&self.game, m);
+        }
+        Ok(turn)
+    }
+
+    /// Plays the actions of a turn.
+    pub fn play(&mut self, turn: &[Move]) {
+        for &m in turn {
+            let u = self.pos.make(&self.game, m);
+            self.played.push((m, u));
         }
     }
 
-    /// `m` as the protocols write it (see `wire_move`).
-    pub fn wire(&self, m: Move, pass_text: Option<&str>) -> String {
-        wire_move(&self.game, m, pass_text)
+    /// Takes back the last turn (every action of it); false when there is none.
+    pub fn undo(&mut self) -> bool {
+        let Some((m, u)) = self.played.pop() else {
+            return false;
+        };
+        self.pos.unmake(&self.game, m, u);
+        while self.pos.actions > 0
+            && let Some((m, u)) = self.played.pop()
+        {
+            self.pos.unmake(&self.game, m, u);
+        }
+        true
+    }
+
+    /// A turn as the protocols write it (see `wire_turn`).
+    pub fn wire(&self, turn: &[Move], pass_text: Option<&str>) -> String {
+        wire_turn(&self.game, turn, pass_text)
     }
 
     /// Starts a search on a new thread; `report` sees each iteration, `done` the result.
@@ -198,6 +208,15 @@ pub fn wire_move<const W: usize>(game: &Game<W>, m: Move, pass_text: Option<&str
         return format!("{a}{b},{b}{a}");
     }
     game.move_text(m)
+}
+
+/// A turn as the protocols write it: its one move as `wire_move` writes it, or the
+/// text of a turn of several actions (`rules::turns`).
+pub fn wire_turn<const W: usize>(game: &Game<W>, turn: &[Move], pass_text: Option<&str>) -> String {
+    match turn {
+        [m] => wire_move(game, *m, pass_text),
+        _ => game.turn_text(turn),
+    }
 }
 
 /// Game states, one type per width.

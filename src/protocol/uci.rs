@@ -3,8 +3,9 @@
 //! written 1..17, multi-leg moves in the comma form. Errors become `info string` lines;
 //! the engine never stops reading.
 
-use super::session::{Session, wire_move};
+use super::session::{Session, wire_move, wire_turn};
 use super::{Input, Line, MAX_LINE, say};
+use crate::core::Move;
 use crate::rules::MoveList;
 use crate::rules::spec::{VariantSpec, Verdict};
 use crate::search::MAX_THREADS;
@@ -61,6 +62,8 @@ pub struct Uci {
     /// A user's variants (`--variants-file`), besides the built-in ones.
     extra: Vec<VariantSpec>,
     variant: String,
+    /// The `VariantRules` option: `KEY=VALUE` choices (as `--rule`) applied to the variant.
+    rules: Vec<String>,
     threads: usize,
     multipv: usize,
     tt: Arc<Table>,
@@ -91,6 +94,7 @@ impl Uci {
             session: Session::new(spec).expect("built-in variants compile"),
             extra,
             variant,
+            rules: Vec::new(),
             threads: 1,
             multipv: 1,
             tt: Arc::new(Table::new(DEFAULT_MB)),
@@ -135,6 +139,7 @@ impl Uci {
             "option name UCI_Variant type combo default chess {}",
             names.join(" ")
         ));
+        say("option name VariantRules type string default <empty>");
         say(&format!(
             "option name Hash type spin default {DEFAULT_MB} min 1 max {MAX_MB}"
         ));
@@ -193,6 +198,30 @@ impl Uci {
         }
     }
 
+    /// Plays `name` under `rules` (the `VariantRules` option, `--rule` choices). All or
+    /// nothing: a variant or a rule that is refused changes neither.
+    fn switch_variant(&mut self, name: &str, rules: Vec<String>) {
+        let spec = variants::find_with_rules(&self.extra, name, &rules, "");
+        match spec.and_then(|spec| Session::new(&spec)) {
+            Ok(session) => {
+                self.session = session;
+                self.variant = name.to_string();
+                self.rules = rules;
+                let (w, h) = with_width!(&self.session, s => (s.game.geo.width, s.game.geo.height));
+                let chosen = if self.rules.is_empty() {
+                    String::new()
+                } else {
+                    format!(" rules {}", self.rules.join(" "))
+                };
+                say(&format!(
+                    "info string variant {name}{chosen} files {w} ranks {h} startpos {}",
+                    with_width!(&self.session, s => s.game.spec.start.clone())
+                ));
+            }
+            Err(e) => say(&format!("info string error: {e}")),
+        }
+    }
+
     fn set_option(&mut self, rest: &str) {
         let Some(after_name) = rest.strip_prefix("name ") else {
             say("info string error: setoption needs 'name NAME [value VALUE]'");
@@ -200,23 +229,19 @@ impl Uci {
         };
         let (name, value) = match after_name.split_once(" value ") {
             Some((n, v)) => (n.trim(), v.trim()),
-            None => (after_name.trim(), ""),
+            // `value` with nothing after it: an empty string option.
+            None => (after_name.trim().trim_end_matches(" value").trim(), ""),
         };
         self.stop_search();
         match name.to_ascii_lowercase().as_str() {
-            "uci_variant" => match variants::find_in(&self.extra, value).and_then(Session::new) {
-                Ok(session) => {
-                    self.session = session;
-                    self.variant = value.to_string();
-                    let (w, h) =
-                        with_width!(&self.session, s => (s.game.geo.width, s.game.geo.height));
-                    say(&format!(
-                        "info string variant {value} files {w} ranks {h} startpos {}",
-                        with_width!(&self.session, s => s.game.spec.start.clone())
-                    ));
-                }
-                Err(e) => say(&format!("info string error: {e}")),
-            },
+            "uci_variant" => self.switch_variant(value, self.rules.clone()),
+            "variantrules" => {
+                let rules: Vec<String> = match value {
+                    "" | "<empty>" => Vec::new(),
+                    v => v.split_whitespace().map(str::to_string).collect(),
+                };
+                self.switch_variant(&self.variant.clone(), rules);
+            }
             "hash" => match value.parse::<usize>() {
                 Ok(mb) if (1..=MAX_MB).contains(&mb) => {
                     // The old table goes first, so that its memory counts as available.
@@ -362,7 +387,8 @@ impl Uci {
                 let mut moves = Vec::new();
                 let mut bad = Vec::new();
                 for t in &texts {
-                    match s.parse(t) {
+                    // A turn of several actions is searched from its first.
+                    match s.parse(t).map(|turn| turn[0]) {
                         Ok(m) if !moves.contains(&m) => moves.push(m),
                         Ok(_) => {}
                         Err(e) => bad.push(e),
@@ -425,7 +451,7 @@ impl Uci {
                     return;
                 }
                 let secs = i.time.as_secs_f64().max(1e-3);
-                let pv: Vec<String> = i.pv.iter().map(|&m| wire_move(game, m, None)).collect();
+                let pv: Vec<String> = i.turns.iter().map(|t| wire_turn(game, t, None)).collect();
                 say(&format!(
                     "info depth {} seldepth {} multipv {} score {} nodes {} nps {:.0} hashfull {} time {} pv {}",
                     i.depth, i.seldepth, i.multipv, score_text(i.score), i.nodes,
@@ -442,14 +468,14 @@ impl Uci {
                 ));
             }),
             Box::new(move |game, r| {
-                let wire = |m| wire_move(game, m, None);
+                let wire = |t: &[Move]| wire_turn(game, t, None);
                 hold_bestmove(infinite, &pondering, &released);
-                match r.best {
-                    Some(b) => match r.ponder {
-                        Some(p) => say(&format!("bestmove {} ponder {}", wire(b), wire(p))),
-                        None => say(&format!("bestmove {}", wire(b))),
-                    },
-                    None => say("bestmove (none)"),
+                match (r.best, &r.ponder_turn) {
+                    (Some(_), Some(p)) => {
+                        say(&format!("bestmove {} ponder {}", wire(&r.turn), wire(p)))
+                    }
+                    (Some(_), None) => say(&format!("bestmove {}", wire(&r.turn))),
+                    (None, _) => say("bestmove (none)"),
                 }
             }),
         ));
@@ -474,7 +500,7 @@ impl Uci {
             std::thread::spawn(move || match state.game.divide_until(&state.pos, depth, true, threads, &stop) {
                 Some(counts) => {
                     for (m, n) in &counts {
-                        say(&format!("{}: {n}", state.wire(*m, None)));
+                        say(&format!("{}: {n}", state.wire(&[*m], None)));
                     }
                     let total: u64 = if depth == 0 { 1 } else { counts.iter().map(|c| c.1).sum() };
                     say(&format!("\nNodes searched: {total}\n"));

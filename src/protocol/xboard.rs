@@ -8,7 +8,7 @@
 //! XBoard does not know are described to it with `setup` and `piece` (see `cecp`).
 
 use super::cecp::{self, Ranks, XBOARD_OWN};
-use super::session::{Session, SessionError, wire_move};
+use super::session::{Session, SessionError, wire_turn};
 use super::{Input, Line, MAX_LINE, say};
 use crate::core::{Move, MoveKind};
 use crate::rules::fen::FenStyle;
@@ -27,7 +27,10 @@ use std::time::Duration;
 use thiserror::Error;
 
 /// A search's id, its move and the reply it expects.
-type Finished = (u64, Option<Move>, Option<Move>);
+type Finished = (u64, Option<Turn>, Option<Turn>);
+
+/// The actions of one turn (`rules::turns`): one move in most games.
+type Turn = Vec<Move>;
 
 /// Why a variant could not be set up for XBoard.
 #[derive(Debug, Error)]
@@ -64,6 +67,9 @@ pub struct Xboard {
     /// bare-king rule, XBoard's stalemate verdict, check); off, under the variant's own
     /// rules. CECP option "Claim only mate and stalemate", on by default.
     verified_results: bool,
+    /// CECP option "Variant rules": `KEY=VALUE` choices (as `--rule`) for the next
+    /// `variant` (chess, after `new`, is played as it is).
+    rules: Vec<String>,
     /// The side the engine plays; `None` in force mode.
     engine_side: Option<crate::core::Color>,
     post: bool,
@@ -85,9 +91,9 @@ pub struct Xboard {
     /// Set while a ponder search must ignore the clock; cleared on a ponder hit.
     pondering: Arc<AtomicBool>,
     /// The reply a ponder search assumes (also the answer to `hint`).
-    ponder_move: Option<Move>,
+    ponder_move: Option<Turn>,
     /// The move a ponder search settled on before the opponent moved.
-    ponder_done: Option<Option<Move>>,
+    ponder_done: Option<Option<Turn>>,
     /// When the engine started thinking on its own move (for its clock when pondering).
     think_started: Option<std::time::Instant>,
     /// The square of the piece the user last lifted (for a multi-leg move's second leg).
@@ -121,12 +127,13 @@ impl Xboard {
                 .map(|v| v.name.as_str()),
         );
         Xboard {
-            session: Self::session_for(&[], "chess", true, true).expect("chess is built in"),
+            session: Self::session_for(&[], "chess", &[], true, true).expect("chess is built in"),
             extra,
             names,
             ranks: Ranks::for_height(8),
             xboard_starts: true,
             verified_results: true,
+            rules: Vec::new(),
             engine_side: Some(crate::core::BLACK),
             post: false,
             analysing: false,
@@ -160,10 +167,12 @@ impl Xboard {
     fn session_for(
         extra: &[VariantSpec],
         name: &str,
+        rules: &[String],
         xboard_starts: bool,
         verified: bool,
     ) -> Result<Session, SetupError> {
-        let real = variants::find_in(extra, name)?;
+        let chosen = variants::find_with_rules(extra, name, rules, "")?;
+        let real = &chosen;
         let rules = verified.then(|| cecp::xboard_rules(real));
         // Compiling a game parses its start positions: one the check rule refuses (a side
         // without a royal) keeps the variant's real rules.
@@ -240,8 +249,8 @@ impl Xboard {
                 }
             }
             "hint" => {
-                if let Some(m) = self.ponder_move {
-                    let text = with_width!(&self.session, s => wire_move(&s.game, m, Some("@@@@")));
+                if let Some(m) = &self.ponder_move {
+                    let text = with_width!(&self.session, s => wire_turn(&s.game, m, Some("@@@@")));
                     say(&format!("Hint: {}", self.ranks.to_wire(&text)));
                 }
             }
@@ -256,6 +265,7 @@ impl Xboard {
                 match Self::session_for(
                     &self.extra,
                     "chess",
+                    &[],
                     self.xboard_starts,
                     self.verified_results,
                 ) {
@@ -364,9 +374,14 @@ impl Xboard {
     }
 
     fn features(&self) {
-        let names: Vec<&str> = self.names.iter().map(|v| v.0.as_str()).collect();
+        let names: Vec<&str> = self
+            .names
+            .iter()
+            .filter(|v| variants::find_in(&self.extra, &v.1).is_ok_and(cecp::xboard_can_show))
+            .map(|v| v.0.as_str())
+            .collect();
         say(&format!(
-            "feature ping=1 setboard=1 usermove=1 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 debug=1 highlight=1 myname=\"kirin {}\" variants=\"{}\" option=\"XBoard start positions -check 1\" option=\"Claim only mate and stalemate -check 1\" done=1",
+            "feature ping=1 setboard=1 usermove=1 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 debug=1 highlight=1 myname=\"kirin {}\" variants=\"{}\" option=\"XBoard start positions -check 1\" option=\"Claim only mate and stalemate -check 1\" option=\"Variant rules -string \" done=1",
             env!("CARGO_PKG_VERSION"),
             names.join(",")
         ));
@@ -378,6 +393,9 @@ impl Xboard {
             // From the next `new` or `variant` on, which compiles the game anew.
             Some(("Claim only mate and stalemate", v @ ("0" | "1"))) => {
                 self.verified_results = v == "1"
+            }
+            Some(("Variant rules", v)) => {
+                self.rules = v.split_whitespace().map(str::to_string).collect()
             }
             _ => say(&format!("Error (unknown option or value): option {arg}")),
         }
@@ -405,6 +423,7 @@ impl Xboard {
         let session = match Self::session_for(
             &self.extra,
             &kirin,
+            &self.rules,
             self.xboard_starts,
             self.verified_results,
         ) {
@@ -574,8 +593,8 @@ impl Xboard {
         let kirin_text = self.ranks.from_wire(text);
         let parsed = with_width!(&mut self.session, s => s.parse(&kirin_text));
         let ponder_running = self.search.as_ref().is_some_and(|s| s.1 == Purpose::Ponder);
-        if let Ok(m) = parsed
-            && self.ponder_move == Some(m)
+        if let Ok(m) = &parsed
+            && self.ponder_move.as_ref() == Some(m)
             && (ponder_running || self.ponder_done.is_some())
         {
             // A ponder hit: the search goes on as the search for the engine's move.
@@ -598,7 +617,7 @@ impl Xboard {
             self.halt();
         }
         self.ponder_move = None;
-        let played = parsed.map(|m| with_width!(&mut self.session, s => s.play(m)));
+        let played = parsed.map(|m| with_width!(&mut self.session, s => s.play(&m)));
         match played {
             Ok(()) => {
                 if self.analysing {
@@ -666,16 +685,16 @@ impl Xboard {
 
     /// After the engine moved: searches the position after the expected `reply` until
     /// the opponent moves (`hard`).
-    fn start_ponder(&mut self, reply: Move) {
+    fn start_ponder(&mut self, reply: Turn) {
         let used = self.think_started.map_or(Duration::ZERO, |t| t.elapsed());
         let left = self.clock.unwrap_or(self.base).saturating_sub(used) + self.inc;
         let mut limits = self.move_limits(left);
         self.pondering.store(true, Ordering::Relaxed);
         limits.pondering = Some(self.pondering.clone());
         let legal = with_width!(&mut self.session, s => {
-            let ok = s.parse(&s.game.move_text(reply)).is_ok_and(|m| m == reply);
+            let ok = s.parse(&s.game.turn_text(&reply)).is_ok_and(|m| m == reply);
             if ok {
-                s.play(reply);
+                s.play(&reply);
             }
             ok
         });
@@ -702,7 +721,7 @@ impl Xboard {
             self.stop.clone(),
             Box::new(move |game, i| {
                 if post {
-                    let pv: Vec<String> = i.pv.iter().map(|&m| ranks.to_wire(&wire_move(game, m, Some("@@@@")))).collect();
+                    let pv: Vec<String> = i.turns.iter().map(|t| ranks.to_wire(&wire_turn(game, t, Some("@@@@")))).collect();
                     say(&format!(
                         "{} {} {} {} {}",
                         i.depth,
@@ -714,7 +733,7 @@ impl Xboard {
                 }
             }),
             Box::new(move |_, r| {
-                let _ = sender.send((id, r.best, r.ponder));
+                let _ = sender.send((id, r.best.map(|_| r.turn), r.ponder_turn));
             }),
         ));
         self.search = Some((handle, purpose, id));
@@ -722,7 +741,7 @@ impl Xboard {
 
     /// A search ended: in game mode, play and announce its move (and ponder on the
     /// expected reply); a ponder search's move waits for the opponent's.
-    fn finished(&mut self, id: u64, best: Option<Move>, reply: Option<Move>) {
+    fn finished(&mut self, id: u64, best: Option<Turn>, reply: Option<Turn>) {
         let Some((purpose, running)) = self.search.as_ref().map(|s| (s.1, s.2)) else {
             return;
         };
@@ -740,7 +759,7 @@ impl Xboard {
     }
 
     /// Plays and announces the engine's move, then ponders on `reply` if `hard`.
-    fn play_own(&mut self, best: Option<Move>, reply: Option<Move>) {
+    fn play_own(&mut self, best: Option<Turn>, reply: Option<Turn>) {
         let Some(m) = best else {
             // No move: the game is over.
             self.claim_result();
@@ -748,8 +767,8 @@ impl Xboard {
             return;
         };
         let text = with_width!(&mut self.session, s => {
-            let t = wire_move(&s.game, m, Some("@@@@"));
-            s.play(m);
+            let t = wire_turn(&s.game, &m, Some("@@@@"));
+            s.play(&m);
             t
         });
         let text = self.ranks.to_wire(&text);

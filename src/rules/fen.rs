@@ -10,14 +10,16 @@
 use crate::core::{Bitboard, WHITE};
 use crate::rules::game::Game;
 use crate::rules::position::{MAX_EP_SQUARES, Position, board_code};
-use crate::rules::reserves::NEUTRAL;
+use crate::rules::reserves::{NEUTRAL, PRISONERS};
 
 /// Why a FEN was rejected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum FenError {
     #[error("empty FEN")]
     Empty,
-    #[error("side to move '{0}' is not w or b (with +N for the actions made in the turn)")]
+    #[error(
+        "side to move '{0}' is not w or b (with +N for the actions made in the turn and :STATE for what it still owes)"
+    )]
     Side(String),
     #[error("unexpected field '{0}'")]
     UnexpectedField(String),
@@ -105,7 +107,9 @@ impl<const W: usize> Position<W> {
         if let Some(text) = reserves {
             parse_reserves(game, &mut pos, text)?;
         }
-        (pos.side, pos.actions) = parse_side(game, fields.next().unwrap_or("w"))?;
+        let side_field = fields.next().unwrap_or("w");
+        let (side_text, turn_state) = side_field.split_once(':').unwrap_or((side_field, ""));
+        (pos.side, pos.actions) = parse_side(game, side_text)?;
         let rest: Vec<&str> = fields.collect();
         let counters_at = rest
             .iter()
@@ -124,6 +128,11 @@ impl<const W: usize> Position<W> {
             }
         } else if game.has_privileges() {
             pos.rule_state = game.rules.all_rights;
+        }
+        // The state of a turn in progress comes after the rights its rules keep (and
+        // after the reserves, which a rule's state may refer to).
+        if !turn_state.is_empty() && !game.read_turn_state(&mut pos, turn_state) {
+            return Err(FenError::Side(side_field.to_string()));
         }
         if let Some(e) = rest.get(1).filter(|_| counters_at >= 2) {
             parse_ep(game, &mut pos, e, style)?;
@@ -194,6 +203,12 @@ impl<const W: usize> Position<W> {
         out += if self.side == WHITE { " w" } else { " b" };
         if self.actions > 0 {
             out += &format!("+{}", self.actions);
+        }
+        // A rule's state may outlast a turn's actions (an offer awaiting an answer).
+        let state = game.turn_state_text(self);
+        if !state.is_empty() {
+            out.push(':');
+            out += &state;
         }
         out.push(' ');
         let mut castling = String::new();
@@ -267,18 +282,26 @@ impl<const W: usize> Position<W> {
         }
     }
 
-    /// The reserves in brackets: White's pieces, Black's, and the neutral ones after `|`.
+    /// The reserves in brackets: White's pieces, Black's, the neutral ones after `|` and
+    /// the prisoners after `:` (Black's pieces held by White, then White's held by Black).
     fn reserves_field(&self, game: &Game<W>) -> String {
+        let symbols = |r| self.reserve_symbols(game, r).concat();
         let mut out = String::from("[");
-        for reserve in 0..game.reserves.count {
-            let symbols = self.reserve_symbols(game, reserve);
-            if reserve == NEUTRAL {
-                if symbols.is_empty() {
-                    break;
-                }
+        out += &symbols(WHITE.index());
+        out += &symbols(crate::core::BLACK.index());
+        if game.reserves.count == NEUTRAL + 1 {
+            let neutral = symbols(NEUTRAL);
+            if !neutral.is_empty() {
                 out.push('|');
+                out += &neutral;
             }
-            out += &symbols.concat();
+        }
+        if game.reserves.count > PRISONERS {
+            let held = symbols(PRISONERS) + &symbols(PRISONERS + 1);
+            if !held.is_empty() {
+                out.push(':');
+                out += &held;
+            }
         }
         out.push(']');
         out
@@ -501,6 +524,13 @@ fn check_passenger<const W: usize>(
     Ok(())
 }
 
+/// The parts of the reserves' text.
+enum Part {
+    Sides,
+    Neutral,
+    Prisoners,
+}
+
 /// The reserves in brackets (the text after `[`): pieces of White's reserve in upper case,
 /// Black's in lower case, the neutral reserve's after `|`. `-` or nothing for none.
 fn parse_reserves<const W: usize>(
@@ -520,6 +550,16 @@ fn parse_reserves<const W: usize>(
             game.spec.name
         )));
     }
+    let (inner, prisoners) = match inner.split_once(':') {
+        Some((inner, held)) => (inner, Some(held)),
+        None => (inner, None),
+    };
+    if prisoners.is_some() && game.reserves.count <= PRISONERS {
+        return Err(FenError::Reserve(format!(
+            "'{text}': {} has no prisoners",
+            game.spec.name
+        )));
+    }
     let (sides, neutral) = match inner.split_once('|') {
         Some((sides, neutral)) => (sides, Some(neutral)),
         None => (inner, None),
@@ -530,13 +570,23 @@ fn parse_reserves<const W: usize>(
             game.spec.name
         )));
     }
-    for (part, neutral) in [(sides, false), (neutral.unwrap_or(""), true)] {
+    let parts = [
+        (sides, Part::Sides),
+        (neutral.unwrap_or(""), Part::Neutral),
+        (prisoners.unwrap_or(""), Part::Prisoners),
+    ];
+    for (part, kind) in parts {
         let chars: Vec<char> = part.chars().collect();
         let mut k = 0;
         while k < chars.len() {
             let code = read_piece(game, &chars, &mut k).map_err(FenError::Reserve)?;
             let (t, color) = ((code as usize - 1) / 2, (code as usize - 1) & 1);
-            let reserve = if neutral { NEUTRAL } else { color };
+            let reserve = match kind {
+                Part::Sides => color,
+                Part::Neutral => NEUTRAL,
+                // A piece is held by the other side.
+                Part::Prisoners => PRISONERS + (color ^ 1),
+            };
             if pos.in_reserve(game, reserve, t) as usize >= game.reserves.max_count {
                 return Err(FenError::Reserve(format!(
                     "more than {} of '{}' in one reserve",

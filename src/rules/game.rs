@@ -709,7 +709,7 @@ impl<const W: usize> Game<W> {
 
     fn compile_promotion(&self, t: usize, color: Color) -> Option<Promotion<W>> {
         let piece = &self.spec.pieces[t];
-        if piece.promotes_to.is_empty() {
+        if piece.promotes_to.is_empty() || self.spec.promotion == PromotionStyle::ByRule {
             return None;
         }
         let h = self.geo.height;

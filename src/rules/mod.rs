@@ -17,6 +17,7 @@ pub mod reserves;
 pub mod restraint;
 pub mod spec;
 pub mod stacks;
+pub mod turns;
 pub mod zobrist;
 
 pub use fen::FenError;

@@ -304,6 +304,8 @@ impl<const W: usize> Game<W> {
         let promo = self.promotions[pc].as_ref().expect("caller checked");
         let may = match self.spec.promotion {
             PromotionStyle::Entry | PromotionStyle::ToZone => promo.zone.has(to),
+            // Such a game compiles no promotions (`Game::compile_promotion`).
+            PromotionStyle::ByRule => false,
             PromotionStyle::Zone => promo.zone.has(to) || promo.zone.has(from),
             PromotionStyle::Csrm => {
                 if pos.board[to] != 0 {
@@ -550,6 +552,10 @@ impl<const W: usize> Game<W> {
             }
             return;
         }
+        if self.settling(pos) {
+            self.rule_follow_ups(pos, list);
+            return;
+        }
         self.pseudo_moves(pos, list);
         if !self.rules.is_empty() {
             self.rule_moves(pos, list);
@@ -668,7 +674,8 @@ impl<const W: usize> Game<W> {
     /// rule, as the reference engines do.)
     pub fn game_moves(&self, pos: &mut Position<W>, list: &mut MoveList) {
         self.legal_moves(pos, list);
-        if self.spec.repetition_rule != RepetitionRule::Illegal || self.in_check(pos) {
+        let rule = self.spec.repetition_rule;
+        if rule == RepetitionRule::Draw || !rule.forbids(self.in_check(pos)) {
             return;
         }
         let mut i = 0;

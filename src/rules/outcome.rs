@@ -28,7 +28,9 @@ impl<const W: usize> Game<W> {
         let mut list = MoveList::new();
         self.game_moves(pos, &mut list);
         if list.is_empty() {
-            return if self.in_check(pos) {
+            // Without a check rule (royals are captured) a side with no move is stalemated
+            // even if its royal is attacked.
+            return if self.uses_check() && self.in_check(pos) {
                 end(Verdict::Loss, "checkmate")
             } else {
                 end(self.spec.stalemate, "stalemate")

@@ -2,6 +2,11 @@
 //! test of a move generator. Bulk counting (counting the last ply's moves without making
 //! them) is for speed; `full` mode makes and unmakes every leaf so that make/unmake and
 //! the incremental key are exercised too.
+//!
+//! Depth counts whole turns: in a game whose turns have several actions (a Regent's
+//! ascension before the move, the choices that follow it in Little Great Chess), the
+//! actions of one turn make one ply, and each leaf is one distinct sequence of complete
+//! turns.
 
 use crate::core::Move;
 use crate::rules::game::Game;
@@ -18,21 +23,29 @@ impl<const W: usize> Game<W> {
         }
         let mut list = MoveList::new();
         self.legal_moves(pos, &mut list);
-        if depth == 1 && bulk {
+        if depth == 1 && bulk && !self.multi_action {
             return list.len() as u64;
         }
         let mut nodes = 0;
         for &m in &list {
+            let side = pos.side;
             let u = pos.make(self, m);
             debug_assert_eq!(
                 pos.key,
                 pos.compute_key(self),
                 "incremental key after {m:?}"
             );
-            nodes += self.perft(pos, depth - 1, bulk);
+            nodes += self.perft(pos, Self::depth_after(pos, side, depth), bulk);
             pos.unmake(self, m, u);
         }
         nodes
+    }
+
+    /// The depth left after an action of `side` that led to `pos`: one turn less once the
+    /// turn has passed to the other side.
+    #[inline(always)]
+    fn depth_after(pos: &Position<W>, side: crate::core::Color, depth: u32) -> u32 {
+        if pos.side == side { depth } else { depth - 1 }
     }
 
     /// Per-root-move counts, the root moves split over `threads` threads.
@@ -67,8 +80,8 @@ impl<const W: usize> Game<W> {
         let count = |m: &Move| {
             let mut p = pos.clone();
             p.make(self, *m);
-            self.perft_until(&mut p, depth - 1, bulk, stop)
-                .map(|n| (*m, n))
+            let left = Self::depth_after(&p, pos.side, depth);
+            self.perft_until(&mut p, left, bulk, stop).map(|n| (*m, n))
         };
         if threads <= 1 {
             return list.iter().map(count).collect();
@@ -97,8 +110,9 @@ impl<const W: usize> Game<W> {
         self.legal_moves(pos, &mut list);
         let mut nodes = 0;
         for &m in &list {
+            let side = pos.side;
             let u = pos.make(self, m);
-            let n = self.perft_until(pos, depth - 1, bulk, stop);
+            let n = self.perft_until(pos, Self::depth_after(pos, side, depth), bulk, stop);
             pos.unmake(self, m, u);
             nodes += n?;
         }

@@ -37,7 +37,7 @@ pub struct Position<const W: usize> {
     pub fullmove: u32,
     /// The state the game's rule extensions keep (`rules::extension`), each rule in its
     /// own bits: once-per-game rights, or a fact about the last move.
-    pub rule_state: u16,
+    pub rule_state: RuleState,
     /// Pieces in reserve (`rules::reserves`): per reserve, a count per piece type; empty
     /// in games without reserves.
     pub hands: Vec<u8>,
@@ -47,6 +47,9 @@ pub struct Position<const W: usize> {
     pub key: u64,
     /// Keys of the positions before each move made, oldest first.
     pub history: Vec<u64>,
+    /// The game's turns may have several actions (`Game::multi_action`): a repetition may
+    /// then lie any number of actions back.
+    several_actions: bool,
 }
 
 /// What `make` changed and `unmake` restores.
@@ -75,7 +78,7 @@ pub struct Undo {
     ep_victim: u16,
     halfmove: u32,
     fullmove: u32,
-    rule_state: u16,
+    pub(crate) rule_state: RuleState,
     key: u64,
 }
 
@@ -90,6 +93,9 @@ impl Undo {
         all
     }
 }
+
+/// The rules' state (`Position::rule_state`): each rule of a game keeps its bits in it.
+pub type RuleState = u32;
 
 /// The board code of a piece of type `t` and colour `color`.
 #[inline(always)]
@@ -127,6 +133,7 @@ impl<const W: usize> Position<W> {
             },
             key: 0,
             history: Vec::new(),
+            several_actions: game.multi_action,
         }
     }
 
@@ -214,7 +221,7 @@ impl<const W: usize> Position<W> {
 
     /// Sets the rule state to `state`, updating `key` (a key being built by `make`).
     #[inline(always)]
-    pub fn set_rule_state(&mut self, game: &Game<W>, state: u16, key: &mut u64) {
+    pub fn set_rule_state(&mut self, game: &Game<W>, state: RuleState, key: &mut u64) {
         if state != self.rule_state {
             *key ^= game.zobrist.rule_state(self.rule_state ^ state);
             self.rule_state = state;
@@ -225,6 +232,11 @@ impl<const W: usize> Position<W> {
     /// looking back no further than the last capture or pawn move.
     pub fn repetitions(&self) -> usize {
         let n = self.history.len();
+        if self.several_actions {
+            // The key tells the side and the action within the turn, and the actions that
+            // leave the clock alone make it no bound: every earlier position is compared.
+            return self.history.iter().filter(|&&k| k == self.key).count();
+        }
         let reach = (self.halfmove as usize).min(n);
         (2..=reach)
             .step_by(2)
@@ -339,12 +351,15 @@ impl<const W: usize> Position<W> {
             self.castling = rights;
         }
         if game.rules.after_make {
-            game.rules_after_make(self, &u, &mut key);
+            game.rules_after_make(self, m, &u, &mut key);
         }
-        let pawn = game.is_pawn[moved as usize - 1];
+        // A rule's choice in a turn (a ransom, the end of the turn) may move nothing.
+        let pawn = moved != 0 && game.is_pawn[moved as usize - 1];
         let captured = u.captured != 0 || u.via_captured != 0 || u.route_captured[0] != 0;
         // Counters saturate: a FEN may start them anywhere.
-        self.halfmove = if pawn || captured {
+        self.halfmove = if !game.moves_a_piece(m) {
+            self.halfmove
+        } else if pawn || captured {
             0
         } else {
             self.halfmove.saturating_add(1)

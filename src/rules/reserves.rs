@@ -21,11 +21,31 @@ use rand_chacha::ChaCha8Rng;
 /// The reserve of the neutral pieces, in games that have one.
 pub const NEUTRAL: usize = 2;
 
+/// The prisoners held by White (Black's pieces), in games with prisoners; Black's
+/// prisoners follow (`PRISONERS + 1`, White's pieces).
+pub const PRISONERS: usize = 3;
+
+/// The reserve of the prisoners `holder` has taken.
+#[inline(always)]
+pub fn prisoners_of(holder: Color) -> usize {
+    PRISONERS + holder.index()
+}
+
+/// The colour of the pieces in `reserve`: its side's, or for prisoners the other side's.
+#[inline(always)]
+pub fn reserve_color(reserve: usize) -> Color {
+    if reserve >= PRISONERS {
+        Color::from_index(reserve - PRISONERS).opposite()
+    } else {
+        Color::from_index(reserve)
+    }
+}
+
 /// What a game's reserves are, computed once when the game is compiled.
 #[derive(Clone, Debug)]
 pub struct Reserves<const W: usize> {
-    /// How many reserves the game has: 0 (no drops), 2 (one per side) or 3 (and the
-    /// neutral one).
+    /// How many reserves the game has: 0 (no drops), 2 (one per side), 3 (and the
+    /// neutral one) or 5 (and each side's prisoners, the neutral one then unused).
     pub count: usize,
     types: usize,
     /// Per piece index: the piece type it becomes in a reserve.
@@ -60,7 +80,13 @@ impl<const W: usize> Reserves<W> {
         if !spec.drops && !spec.neutral_reserve {
             return Self::none();
         }
-        let count = if spec.neutral_reserve { 3 } else { 2 };
+        let count = if spec.prisoners {
+            PRISONERS + 2
+        } else if spec.neutral_reserve {
+            3
+        } else {
+            2
+        };
         let types = game.types;
         let max_count = start_pieces.clamp(1, 200);
         // Keys from their own seed, so that the keys of games without reserves stay as
@@ -157,9 +183,12 @@ impl<const W: usize> Game<W> {
     }
 
     /// The reserve a piece captured by `captor` goes to, if any: the captor's own, in a
-    /// game with drops.
+    /// game with drops, or its prisoners.
     #[inline]
     pub fn capture_reserve(&self, captor: Color) -> Option<usize> {
+        if self.spec.prisoners {
+            return Some(prisoners_of(captor));
+        }
         self.spec.drops.then_some(captor.index())
     }
 
@@ -216,7 +245,7 @@ impl<const W: usize> Position<W> {
     /// The FEN symbols of the pieces in `reserve`, each as often as it is held, in piece
     /// order (the neutral reserve's written as White's: they have no colour).
     pub fn reserve_symbols(&self, game: &Game<W>, reserve: usize) -> Vec<String> {
-        let color = Color::from_index(reserve);
+        let color = reserve_color(reserve);
         (0..game.types)
             .flat_map(|t| {
                 let symbol = piece_symbol(game, board_code(t, color));

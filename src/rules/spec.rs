@@ -134,6 +134,9 @@ pub enum PromotionStyle {
     Csrm,
     /// Any move ending in the zone may promote (the simpler rule of the Chu seed).
     ToZone,
+    /// No move promotes by reaching a zone: a rule of the game (Little Great Chess's
+    /// honours) takes the pieces' `promotes_to` steps.
+    ByRule,
 }
 
 /// What a repeated position means.
@@ -144,6 +147,22 @@ pub enum RepetitionRule {
     /// A move that recreates an earlier position is illegal for the mover, unless the
     /// mover is in check (Chu Shogi: perpetual check is illegal for the checker).
     Illegal,
+    /// A move that recreates an earlier position is illegal, even for a mover in check
+    /// (HaChu's default: it refuses such a move as "Repeats earlier position").
+    IllegalAlways,
+}
+
+impl RepetitionRule {
+    /// Whether a move that repeats a position is illegal for a mover who is, or is not,
+    /// in check.
+    #[inline]
+    pub fn forbids(self, mover_in_check: bool) -> bool {
+        match self {
+            RepetitionRule::Draw => false,
+            RepetitionRule::Illegal => !mover_in_check,
+            RepetitionRule::IllegalAlways => true,
+        }
+    }
 }
 
 /// Special rules a variant switches on by name; each is a rule extension in
@@ -152,6 +171,10 @@ pub enum RepetitionRule {
 pub enum Hook {
     /// Chu Shogi's Lion-trading rules (distant Lion protection, bridge, counter-strike).
     LionTrading,
+    /// Little Great Chess's turn after its action: honour and field promotion along the
+    /// pieces' `promotes_to` steps, the ransom of prisoners, a Cannon leaving its
+    /// passenger behind (`rules::extension::little_great`).
+    LittleGreat,
 }
 
 /// The result of a position for the side to move, as a rule flag.
@@ -218,6 +241,11 @@ pub struct PieceSpec {
     pub drop_ranks: Option<(u32, u32)>,
     /// May carry one friendly piece (the stacking layer, `rules::extension::carrying`).
     pub carrier: bool,
+    /// A common piece (Little Great Chess's Spear, Guard and Cannon): its capture earns
+    /// no honour to a noble captor (`rules::extension::little_great`).
+    pub common: bool,
+    /// What the piece is worth in a ransom of prisoners (0: never ransomed).
+    pub ransom_value: u32,
     /// May take a fallen royal's place (`rules::extension::royal_replacement`).
     pub regent: bool,
     /// A bodyguard (Hiashatar's Hia): its neighbours are stops for the pieces it affects
@@ -281,6 +309,15 @@ pub struct VariantSpec {
     pub drops: bool,
     /// A third reserve that belongs to neither side (filled by a game's own rules).
     pub neutral_reserve: bool,
+    /// Captured pieces become prisoners of their captor, held apart from its reserve and
+    /// never dropped; a game's rules (ransom) turn them into reserve pieces.
+    pub prisoners: bool,
+    /// Under the `little-great` hook: a pawn that reaches its last rank by its own move
+    /// must take its honour promotion (`forced`), instead of may (`optional`).
+    pub last_rank_honour_forced: bool,
+    /// Under the `little-great` hook: a side may open its turn by offering the opponent
+    /// an exchange of prisoners, which the opponent accepts or declines.
+    pub prisoner_exchange: bool,
     /// Moves (actions) each side makes in one turn before the other side moves.
     pub actions_per_turn: u32,
     /// Bodyguards hold back the pieces of both sides, not only the enemy's.
@@ -347,6 +384,9 @@ struct RawVariant {
     citadels: Option<Vec<String>>,
     drops: Option<bool>,
     neutral_reserve: Option<bool>,
+    prisoners: Option<bool>,
+    last_rank_honour: Option<String>,
+    prisoner_exchange: Option<bool>,
     actions_per_turn: Option<u32>,
     bodyguard_power: Option<String>,
     bodyguard_freeze: Option<bool>,
@@ -354,6 +394,9 @@ struct RawVariant {
     choose: Option<BTreeMap<String, String>>,
     piece: Option<Vec<RawPiece>>,
 }
+
+/// The most piece types a game under the `little-great` hook may have.
+pub const MAX_LITTLE_GREAT_TYPES: usize = 22;
 
 /// The top-level keys of a variant definition, for `--rule KEY=VALUE`: other keys name
 /// options (`[[variant.option]]`).
@@ -380,6 +423,9 @@ pub const DEFINITION_KEYS: &[&str] = &[
     "citadels",
     "drops",
     "neutral_reserve",
+    "prisoners",
+    "last_rank_honour",
+    "prisoner_exchange",
     "actions_per_turn",
     "bodyguard_power",
     "bodyguard_freeze",
@@ -435,6 +481,10 @@ struct RawPiece {
     drop_ranks: Option<[u32; 2]>,
     #[serde(default)]
     carrier: bool,
+    #[serde(default)]
+    common: bool,
+    #[serde(default)]
+    ransom_value: u32,
     #[serde(default)]
     regent: bool,
     #[serde(default)]
@@ -520,6 +570,9 @@ fn inherit(parent: &RawVariant, child: &RawVariant) -> RawVariant {
         citadels,
         drops,
         neutral_reserve,
+        prisoners,
+        last_rank_honour,
+        prisoner_exchange,
         actions_per_turn,
         bodyguard_power,
         bodyguard_freeze
@@ -703,6 +756,8 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
                 }
             },
             carrier: p.carrier,
+            common: p.common,
+            ransom_value: p.ransom_value,
             regent: p.regent,
             bodyguard: p.bodyguard,
             unrestrained: p.unrestrained,
@@ -760,6 +815,7 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
             ("zone", PromotionStyle::Zone),
             ("csrm", PromotionStyle::Csrm),
             ("to-zone", PromotionStyle::ToZone),
+            ("rule", PromotionStyle::ByRule),
         ],
     )
     .map_err(err)?;
@@ -795,6 +851,7 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
         &[
             ("draw", RepetitionRule::Draw),
             ("illegal", RepetitionRule::Illegal),
+            ("illegal-always", RepetitionRule::IllegalAlways),
         ],
     )
     .map_err(err)?;
@@ -802,7 +859,12 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
     for h in raw.hooks.iter().flatten() {
         hooks.push(match h.as_str() {
             "lion-trading" => Hook::LionTrading,
-            other => return Err(err(format!("unknown hook '{other}' (known: lion-trading)"))),
+            "little-great" => Hook::LittleGreat,
+            other => {
+                return Err(err(format!(
+                    "unknown hook '{other}' (known: lion-trading, little-great)"
+                )));
+            }
         });
     }
     // Keys that would be silently ignored are refused instead.
@@ -828,11 +890,59 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
             "in_hand and drop_ranks need drops = true (captured pieces go to a reserve)".into(),
         ));
     }
+    if raw.prisoners == Some(true) && !drops {
+        return Err(err(
+            "prisoners = true needs drops = true (ransomed pieces return as drops)".into(),
+        ));
+    }
+    let little_great = hooks.contains(&Hook::LittleGreat);
+    if !little_great
+        && (raw.prisoners == Some(true)
+            || raw_pieces.iter().any(|p| p.common || p.ransom_value != 0))
+    {
+        return Err(err(
+            "prisoners, common and ransom_value need hooks = [\"little-great\"]".into(),
+        ));
+    }
+    if little_great && raw.prisoners != Some(true) {
+        return Err(err(
+            "hooks = [\"little-great\"] needs prisoners = true (its ransom uses them)".into(),
+        ));
+    }
+    // The hook writes a piece type, a set of prisoners or an offer into a move's 9-bit
+    // `aux` (rules::extension::little_great).
+    if little_great && raw_pieces.len() > MAX_LITTLE_GREAT_TYPES {
+        return Err(err(format!(
+            "hooks = [\"little-great\"] allows at most {MAX_LITTLE_GREAT_TYPES} piece types"
+        )));
+    }
+    if little_great && raw_pieces.iter().filter(|p| p.ransom_value != 0).count() > 4 {
+        return Err(err(
+            "hooks = [\"little-great\"] allows at most 4 piece types with a ransom_value".into(),
+        ));
+    }
     if royalty != Royalty::Capture && raw_pieces.iter().any(|p| p.regent) {
         return Err(err(
             "regent = true needs royalty = \"capture\" (a regent takes the place of a \
              captured royal)"
                 .into(),
+        ));
+    }
+    let last_rank_honour_forced = one_of(
+        "last_rank_honour",
+        &raw.last_rank_honour,
+        &[("optional", false), ("forced", true)],
+    )
+    .map_err(err)?;
+    if raw.last_rank_honour.is_some() && !little_great {
+        return Err(err(
+            "last_rank_honour needs hooks = [\"little-great\"]".into()
+        ));
+    }
+    let prisoner_exchange = raw.prisoner_exchange.unwrap_or(false);
+    if prisoner_exchange && !little_great {
+        return Err(err(
+            "prisoner_exchange needs hooks = [\"little-great\"]".into()
         ));
     }
     let bodyguards_hold_friends = one_of(
@@ -910,6 +1020,9 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
         citadels,
         drops,
         neutral_reserve: raw.neutral_reserve.unwrap_or(false),
+        prisoners: raw.prisoners.unwrap_or(false),
+        last_rank_honour_forced,
+        prisoner_exchange,
         actions_per_turn,
         bodyguards_hold_friends,
         bodyguard_freezes: raw.bodyguard_freeze.unwrap_or(true),

@@ -94,6 +94,25 @@ impl<const W: usize> Position<W> {
         }
     }
 
+    /// Captures what stands on `sq`, a carrier with its passenger, for a rule's move that
+    /// lands there (recorded in `u` as `make` records a capture); nothing if it is empty.
+    pub(crate) fn capture_stack(&mut self, game: &Game<W>, sq: usize, u: &mut Undo, key: &mut u64) {
+        if self.board[sq] != 0 {
+            u.captured = self.remove(sq);
+            u.captured_sq = sq as u16;
+            *key ^= game.zobrist.piece(u.captured, sq);
+            u.passengers[0] = self.unboard_passenger(game, sq, key);
+        }
+    }
+
+    /// Takes back `capture_stack`, once `sq` is empty again.
+    pub(crate) fn restore_stack(&mut self, sq: usize, u: &Undo) {
+        if u.captured != 0 {
+            self.put(sq, u.captured);
+            self.carried[sq] = u.passengers[0];
+        }
+    }
+
     /// Takes back `carry` (the key is restored by `unmake`).
     pub(crate) fn uncarry(&mut self, from: usize, to: usize, u: &Undo) {
         if from == to {

@@ -17,7 +17,7 @@ pub struct Zobrist {
     /// Keyed by the en-passant square.
     pub ep: Vec<u64>,
     /// One key per bit of the rules' state (`Position::rule_state`).
-    rule_bits: [u64; 16],
+    rule_bits: [u64; 32],
 }
 
 impl Zobrist {
@@ -47,7 +47,7 @@ impl Zobrist {
 
     /// The key of the rules' state `bits` (0 for none).
     #[inline]
-    pub fn rule_state(&self, bits: u16) -> u64 {
+    pub fn rule_state(&self, bits: u32) -> u64 {
         let mut k = 0;
         let mut b = bits;
         while b != 0 {

@@ -48,6 +48,8 @@ pub struct Info {
     pub time: Duration,
     pub hashfull: usize,
     pub pv: Vec<Move>,
+    /// `pv` cut into whole turns.
+    pub turns: Vec<Vec<Move>>,
 }
 
 /// Where a long iteration stands, reported about once a second between completed
@@ -70,6 +72,13 @@ const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 pub struct SearchResult {
     pub best: Option<Move>,
     pub ponder: Option<Move>,
+    /// The principal variation the best move came with.
+    pub pv: Vec<Move>,
+    /// The whole turn the best move begins (`rules::turns`): the best move alone in a
+    /// game of one action per turn.
+    pub turn: Vec<Move>,
+    /// The turn expected in reply, if the variation reaches it.
+    pub ponder_turn: Option<Vec<Move>>,
     pub score: i32,
     pub depth: i32,
     pub nodes: u64,
@@ -165,7 +174,25 @@ pub fn search_with_progress<const W: usize>(
     }
     best.nodes = shared.nodes.load(Relaxed);
     best.time = clock.elapsed();
+    if let Some(b) = best.best {
+        if best.pv.first() != Some(&b) {
+            best.pv = vec![b];
+        }
+        let mut turns = split_turns(game, pos, &best.pv).into_iter();
+        best.turn = turns.next().unwrap_or_else(|| vec![b]);
+        best.ponder_turn = turns.next();
+    }
     best
+}
+
+/// A line of actions from `pos` cut into whole turns (`rules::turns`), each move its own
+/// turn in a game of one action per turn.
+fn split_turns<const W: usize>(game: &Game<W>, pos: &Position<W>, line: &[Move]) -> Vec<Vec<Move>> {
+    if game.multi_action {
+        game.turns_of(pos, line)
+    } else {
+        line.iter().map(|&m| vec![m]).collect()
+    }
 }
 
 struct Worker<'a, const W: usize> {
@@ -245,6 +272,9 @@ impl<'a, const W: usize> Worker<'a, W> {
         let mut result = SearchResult {
             best: None,
             ponder: None,
+            pv: Vec::new(),
+            turn: Vec::new(),
+            ponder_turn: None,
             score: 0,
             depth: 0,
             nodes: 0,
@@ -322,6 +352,7 @@ impl<'a, const W: usize> Worker<'a, W> {
                 } else {
                     None
                 };
+                result.pv = self.root_pv();
             }
             score = s;
             result.score = s;
@@ -365,6 +396,7 @@ impl<'a, const W: usize> Worker<'a, W> {
 
     /// The progress line of principal variation `multipv` just searched to `depth`.
     fn info(&self, multipv: usize, depth: i32, score: i32) -> Info {
+        let pv = self.root_pv();
         Info {
             multipv,
             depth,
@@ -373,8 +405,14 @@ impl<'a, const W: usize> Worker<'a, W> {
             nodes: self.shared.nodes.load(Relaxed),
             time: self.clock.elapsed(),
             hashfull: self.shared.tt.hashfull(),
-            pv: (0..self.pv_len[0]).filter_map(|i| self.pv[0][i]).collect(),
+            turns: split_turns(self.game, &self.pos, &pv),
+            pv,
         }
+    }
+
+    /// The principal variation from the root.
+    fn root_pv(&self) -> Vec<Move> {
+        (0..self.pv_len[0]).filter_map(|i| self.pv[0][i]).collect()
     }
 
     /// The second and further principal variations of a multi-PV search at `depth`: each
@@ -474,7 +512,8 @@ impl<'a, const W: usize> Worker<'a, W> {
 
     /// The score of a position without legal moves for the side to move.
     fn no_moves(&self, in_check: bool, ply: usize) -> i32 {
-        if in_check {
+        // Without a check rule a side with no move is stalemated, attacked or not.
+        if in_check && self.game.uses_check() {
             return -MATE + ply as i32;
         }
         match self.game.spec.stalemate {
@@ -742,7 +781,7 @@ impl<'a, const W: usize> Worker<'a, W> {
         let mut list = MoveList::new();
         g.legal_moves(&mut self.pos, &mut list);
         let mut keys = self.order(&list, tt_move, ply);
-        let repetition_illegal = g.spec.repetition_rule == RepetitionRule::Illegal && !in_check;
+        let repetition_illegal = g.spec.repetition_rule.forbids(in_check);
         let mut best = -INF;
         let mut best_move = None;
         let mut legal = 0;
@@ -886,7 +925,11 @@ impl<'a, const W: usize> Worker<'a, W> {
         let mut list = MoveList::new();
         g.legal_moves(&mut self.pos, &mut list);
         if list.is_empty() {
-            return if in_check { -MATE + ply as i32 } else { best };
+            return if in_check {
+                self.no_moves(true, ply)
+            } else {
+                best
+            };
         }
         if !in_check {
             // Captures and promotions, and the moves the game's rules call tactical;

@@ -87,6 +87,23 @@ pub fn find_in<'a>(extra: &'a [VariantSpec], name: &str) -> Result<&'a VariantSp
     }
 }
 
+/// The variant `name` (as `find_in` finds it) with `rules` (`KEY=VALUE`, as `--rule`)
+/// applied; `user_text` is the definitions file of the user's variants, which a rule
+/// on one of them needs.
+pub fn find_with_rules(
+    extra: &[VariantSpec],
+    name: &str,
+    rules: &[String],
+    user_text: &str,
+) -> Result<VariantSpec, SpecError> {
+    let spec = find_in(extra, name)?;
+    if rules.is_empty() {
+        Ok(spec.clone())
+    } else {
+        with_rules(&spec.name, rules, user_text)
+    }
+}
+
 /// Earlier names of built-in variants, as (old name, name).
 const OLD_NAMES: &[(&str, &str)] = &[
     // Renamed so that the CLI, UCI and CECP share one name: XBoard reads any name that

@@ -6,7 +6,7 @@
 //!   own non-capturing moves (`a1a3`);
 //! - **leaving**: the passenger moves off its carrier's square by one of its own moves,
 //!   capturing what it lands on if that is an enemy (`c3^d5`, the `^` telling it from the
-//!   carrier's own move).
+//!   carrier's own move), or boarding another, empty-handed carrier there.
 //!
 //! A loaded carrier moves with its passenger, and its capture takes both (the core's
 //! stacking layer does that). A passenger attacks nothing while it rides, and no piece
@@ -24,6 +24,8 @@ use crate::rules::position::{Position, Undo};
 const BOARD: usize = 0;
 const PICK_UP: usize = 1;
 const LEAVE: usize = 2;
+/// Leaving one carrier to board another.
+const TRANSFER: usize = 3;
 
 #[derive(Clone, Debug)]
 pub struct Carrying {
@@ -90,6 +92,9 @@ impl<const W: usize> RuleExtension<W> for Carrying {
             for to in moves.andnot(occ) | (captures & enemy) {
                 list.push(rule(from, to, LEAVE));
             }
+            for to in moves & empty_handed {
+                list.push(rule(from, to, TRANSFER));
+            }
         }
         if empty_handed.is_empty() {
             return;
@@ -125,14 +130,13 @@ impl<const W: usize> RuleExtension<W> for Carrying {
                 *key ^= z.piece(rider, to) ^ z.piece(carrier, from) ^ z.piece(carrier, to);
                 pos.board_passenger(game, to, rider, key);
             }
+            TRANSFER => {
+                let rider = pos.unboard_passenger(game, from, key);
+                pos.board_passenger(game, to, rider, key);
+            }
             _ => {
                 let rider = pos.unboard_passenger(game, from, key);
-                if pos.board[to] != 0 {
-                    u.captured = pos.remove(to);
-                    u.captured_sq = to as u16;
-                    *key ^= z.piece(u.captured, to);
-                    u.passengers[0] = pos.unboard_passenger(game, to, key);
-                }
+                pos.capture_stack(game, to, u, key);
                 pos.put(to, rider);
                 *key ^= z.piece(rider, to);
             }
@@ -152,12 +156,12 @@ impl<const W: usize> RuleExtension<W> for Carrying {
                 pos.put(from, carrier);
                 pos.put(to, rider);
             }
+            TRANSFER => {
+                pos.carried[from] = std::mem::take(&mut pos.carried[to]);
+            }
             _ => {
                 let rider = pos.remove(to);
-                if u.captured != 0 {
-                    pos.put(to, u.captured);
-                    pos.carried[to] = u.passengers[0];
-                }
+                pos.restore_stack(to, u);
                 pos.carried[from] = rider;
             }
         }
@@ -165,7 +169,7 @@ impl<const W: usize> RuleExtension<W> for Carrying {
 
     fn move_text(&self, game: &Game<W>, m: Move) -> String {
         let g = &game.geo;
-        let sep = if m.aux() == LEAVE { "^" } else { "" };
+        let sep = if m.aux() >= LEAVE { "^" } else { "" };
         format!("{}{sep}{}", g.name(m.from()), g.name(m.to()))
     }
 
@@ -176,7 +180,11 @@ impl<const W: usize> RuleExtension<W> for Carrying {
         match m.aux() {
             BOARD => format!("{}{from}-{to} (boards)", symbol(pos.board[m.from()])),
             PICK_UP => format!("{}{from}-{to} (picks up)", symbol(pos.board[m.from()])),
-            _ => format!("{}{from}-{to} (leaves)", symbol(pos.passenger(m.from()))),
+            LEAVE => format!("{}{from}-{to} (leaves)", symbol(pos.passenger(m.from()))),
+            _ => format!(
+                "{}{from}-{to} (changes carrier)",
+                symbol(pos.passenger(m.from()))
+            ),
         }
     }
 

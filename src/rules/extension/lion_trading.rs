@@ -16,7 +16,7 @@ use crate::core::{Move, MoveKind, type_of_piece};
 use crate::rules::extension::{RuleExtension, Slot};
 use crate::rules::game::Game;
 use crate::rules::movegen::MoveList;
-use crate::rules::position::{Position, Undo};
+use crate::rules::position::{Position, RuleState, Undo};
 use crate::rules::spec::Hook;
 
 #[derive(Clone, Debug)]
@@ -95,7 +95,7 @@ impl<const W: usize> RuleExtension<W> for LionTrading {
         1
     }
 
-    fn transient_state(&self) -> u16 {
+    fn transient_state(&self) -> RuleState {
         self.slot.bit(0)
     }
 
@@ -117,7 +117,7 @@ impl<const W: usize> RuleExtension<W> for LionTrading {
 
     /// Sets the counter-strike bit when a non-Lion took a Lion.
     #[inline(always)]
-    fn after_make(&self, game: &Game<W>, pos: &mut Position<W>, u: &Undo, key: &mut u64) {
+    fn after_make(&self, game: &Game<W>, pos: &mut Position<W>, _m: Move, u: &Undo, key: &mut u64) {
         let took_lion = |code: u8| code != 0 && self.is_lion[code as usize - 1];
         let strike = (took_lion(u.captured) || took_lion(u.via_captured))
             && !self.is_lion[u.moved as usize - 1];

@@ -15,6 +15,7 @@ pub mod bodyguards;
 pub mod carrying;
 pub mod citadels;
 pub mod lion_trading;
+pub mod little_great;
 pub mod pawn_of_pawns;
 pub mod royal_replacement;
 pub mod royal_swap;
@@ -24,11 +25,12 @@ use crate::core::{Bitboard, Color, Move, MoveKind, WHITE};
 use crate::rules::game::Game;
 use crate::rules::movegen::MoveList;
 use crate::rules::outcome::Outcome;
-use crate::rules::position::{Position, Undo};
+use crate::rules::position::{Position, RuleState, Undo};
 use bodyguards::Bodyguards;
 use carrying::Carrying;
 use citadels::Citadels;
 use lion_trading::LionTrading;
+use little_great::LittleGreat;
 use pawn_of_pawns::PawnOfPawns;
 use royal_replacement::RoyalReplacement;
 use royal_swap::RoyalSwap;
@@ -41,7 +43,7 @@ pub struct Right {
     /// What it is, for error messages.
     pub name: &'static str,
     /// The state bit of the right, per colour.
-    pub bits: [u16; 2],
+    pub bits: [RuleState; 2],
 }
 
 /// Where a rule's bits lie in `Position::rule_state` and which slot of the move kind
@@ -57,7 +59,7 @@ pub struct Slot {
 impl Slot {
     /// The state bit `i` of the rule.
     #[inline(always)]
-    pub fn bit(self, i: u32) -> u16 {
+    pub fn bit(self, i: u32) -> RuleState {
         1 << (self.shift + i)
     }
 
@@ -92,13 +94,13 @@ impl Slot {
 /// `add_moves`; the check filter (which tests every `MoveKind::Rule` move by making it);
 /// every rule's `add_legal_moves`.
 pub trait RuleExtension<const W: usize> {
-    /// How many bits of `Position::rule_state` the rule keeps (at most 16 in all).
+    /// How many bits of `Position::rule_state` the rule keeps (at most 32 in all).
     fn state_bits(&self) -> u32 {
         0
     }
 
     /// The state bits that describe the last move only: a null move clears them.
-    fn transient_state(&self) -> u16 {
+    fn transient_state(&self) -> RuleState {
         0
     }
 
@@ -192,7 +194,43 @@ pub trait RuleExtension<const W: usize> {
     /// A step at the end of every `make` (before the side to move changes): `u` tells what
     /// moved and what was captured; changes to `pos.rule_state` go into `key` through
     /// `Position::set_rule_state`.
-    fn after_make(&self, _game: &Game<W>, _pos: &mut Position<W>, _u: &Undo, _key: &mut u64) {}
+    fn after_make(
+        &self,
+        _game: &Game<W>,
+        _pos: &mut Position<W>,
+        _m: Move,
+        _u: &Undo,
+        _key: &mut u64,
+    ) {
+    }
+
+    /// Whether the side to move has made its turn's action and only the rule's follow-ups
+    /// remain (`follow_ups`): no other move is generated then.
+    fn settling(&self, _game: &Game<W>, _pos: &Position<W>) -> bool {
+        false
+    }
+
+    /// The actions that may follow a turn's action (`settling`), the end of the turn
+    /// included: all legal.
+    fn follow_ups(&self, _game: &Game<W>, _pos: &mut Position<W>, _list: &mut MoveList) {}
+
+    /// Whether one of the rule's moves moves or captures a piece: one that does neither
+    /// (a choice made in a turn) leaves the move-rule clock as it was.
+    fn moves_a_piece(&self, _m: Move) -> bool {
+        true
+    }
+
+    /// The rule's part of the state of a turn in progress, for FEN's side field after a
+    /// `:` (empty when nothing is pending).
+    fn turn_state_text(&self, _game: &Game<W>, _pos: &Position<W>) -> String {
+        String::new()
+    }
+
+    /// Reads `turn_state_text` into `pos.rule_state`; false when the text is not the
+    /// rule's.
+    fn read_turn_state(&self, _game: &Game<W>, _pos: &mut Position<W>, text: &str) -> bool {
+        text.is_empty()
+    }
 
     /// Makes one of the rule's own moves (`MoveKind::Rule` in the rule's slot).
     fn make_move(
@@ -266,6 +304,7 @@ pub enum Rule<const W: usize> {
     Carrying(Carrying),
     RoyalReplacement(RoyalReplacement),
     Bodyguards(Bodyguards<W>),
+    LittleGreat(LittleGreat),
 }
 
 /// `match` over the rules, binding the rule to `$r`.
@@ -279,6 +318,7 @@ macro_rules! each_rule {
             Rule::Carrying($r) => $e,
             Rule::RoyalReplacement($r) => $e,
             Rule::Bodyguards($r) => $e,
+            Rule::LittleGreat($r) => $e,
         }
     };
 }
@@ -289,7 +329,7 @@ impl<const W: usize> RuleExtension<W> for Rule<W> {
         each_rule!(self, r => RuleExtension::<W>::state_bits(r))
     }
     #[inline(always)]
-    fn transient_state(&self) -> u16 {
+    fn transient_state(&self) -> RuleState {
         each_rule!(self, r => RuleExtension::<W>::transient_state(r))
     }
     #[inline(always)]
@@ -362,8 +402,23 @@ impl<const W: usize> RuleExtension<W> for Rule<W> {
         each_rule!(self, r => r.add_legal_moves(game, pos, list))
     }
     #[inline(always)]
-    fn after_make(&self, game: &Game<W>, pos: &mut Position<W>, u: &Undo, key: &mut u64) {
-        each_rule!(self, r => r.after_make(game, pos, u, key))
+    fn after_make(&self, game: &Game<W>, pos: &mut Position<W>, m: Move, u: &Undo, key: &mut u64) {
+        each_rule!(self, r => r.after_make(game, pos, m, u, key))
+    }
+    fn settling(&self, game: &Game<W>, pos: &Position<W>) -> bool {
+        each_rule!(self, r => r.settling(game, pos))
+    }
+    fn follow_ups(&self, game: &Game<W>, pos: &mut Position<W>, list: &mut MoveList) {
+        each_rule!(self, r => r.follow_ups(game, pos, list))
+    }
+    fn moves_a_piece(&self, m: Move) -> bool {
+        each_rule!(self, r => RuleExtension::<W>::moves_a_piece(r, m))
+    }
+    fn turn_state_text(&self, game: &Game<W>, pos: &Position<W>) -> String {
+        each_rule!(self, r => r.turn_state_text(game, pos))
+    }
+    fn read_turn_state(&self, game: &Game<W>, pos: &mut Position<W>, text: &str) -> bool {
+        each_rule!(self, r => r.read_turn_state(game, pos, text))
     }
     #[inline(always)]
     fn make_move(
@@ -425,9 +480,9 @@ pub struct Rules<const W: usize> {
     /// Some rule restrains pieces (`rules::restraint`).
     pub restraint: bool,
     /// The state bits a null move clears.
-    pub transient: u16,
+    pub transient: RuleState,
     /// Every right's bits: the state of a position whose FEN gives no rights field.
-    pub all_rights: u16,
+    pub all_rights: RuleState,
     /// Squares on which no piece is ever attacked (the union of the rules' sanctuaries).
     pub sanctuary: Bitboard<W>,
 }
@@ -455,7 +510,7 @@ impl<const W: usize> Rules<W> {
     /// before the citadel exchange's (`SCsc`).
     pub fn of(game: &Game<W>) -> Self {
         type Build<const W: usize> = fn(&Game<W>, Slot) -> Option<Rule<W>>;
-        let builders: [Build<W>; 7] = [
+        let builders: [Build<W>; 8] = [
             |g, s| LionTrading::new(g, s).map(Rule::LionTrading),
             |g, s| PawnOfPawns::new(g, s).map(Rule::PawnOfPawns),
             |g, s| RoyalSwap::new(g, s).map(Rule::RoyalSwap),
@@ -463,6 +518,7 @@ impl<const W: usize> Rules<W> {
             |g, s| Carrying::new(g, s).map(Rule::Carrying),
             |g, s| RoyalReplacement::new(g, s).map(Rule::RoyalReplacement),
             |g, s| Bodyguards::new(g, s).map(Rule::Bodyguards),
+            |g, s| LittleGreat::new(g, s).map(Rule::LittleGreat),
         ];
         let mut rules = Rules::none();
         let mut shift = 0;
@@ -476,7 +532,7 @@ impl<const W: usize> Rules<W> {
                 rules.list.push(rule);
             }
         }
-        assert!(shift <= 16 && rules.list.len() <= RULE_SLOTS);
+        assert!(shift <= RuleState::BITS && rules.list.len() <= RULE_SLOTS);
         for r in &rules.list {
             rules.immunity |= r.has_immunity();
             rules.legal_moves |= r.has_legal_moves();
@@ -589,10 +645,48 @@ impl<const W: usize> Game<W> {
 
     /// The rules' steps at the end of `make`.
     #[inline(always)]
-    pub(crate) fn rules_after_make(&self, pos: &mut Position<W>, u: &Undo, key: &mut u64) {
+    pub(crate) fn rules_after_make(&self, pos: &mut Position<W>, m: Move, u: &Undo, key: &mut u64) {
         for r in &self.rules.list {
-            r.after_make(self, pos, u, key);
+            r.after_make(self, pos, m, u, key);
         }
+    }
+
+    /// Whether the side to move has made its turn's action and only follow-ups remain.
+    #[inline]
+    pub fn settling(&self, pos: &Position<W>) -> bool {
+        self.rules.turns && self.rules.list.iter().any(|r| r.settling(self, pos))
+    }
+
+    /// The follow-up actions of a settling turn.
+    pub(crate) fn rule_follow_ups(&self, pos: &mut Position<W>, list: &mut MoveList) {
+        for r in &self.rules.list {
+            r.follow_ups(self, pos, list);
+        }
+    }
+
+    /// Whether `m` moves or captures a piece (the move-rule clock counts it).
+    #[inline]
+    pub fn moves_a_piece(&self, m: Move) -> bool {
+        m.kind() != MoveKind::Rule || self.rules.list[m.rule_slot()].moves_a_piece(m)
+    }
+
+    /// The rules' state of a turn in progress, as FEN's side field writes it after `:`.
+    pub fn turn_state_text(&self, pos: &Position<W>) -> String {
+        self.rules
+            .list
+            .iter()
+            .map(|r| r.turn_state_text(self, pos))
+            .collect()
+    }
+
+    /// Reads `turn_state_text`; false when no rule reads it.
+    pub fn read_turn_state(&self, pos: &mut Position<W>, text: &str) -> bool {
+        text.is_empty()
+            || self
+                .rules
+                .list
+                .iter()
+                .any(|r| r.read_turn_state(self, pos, text))
     }
 
     /// Makes a `MoveKind::Rule` move.
@@ -688,6 +782,7 @@ mod tests {
                 Rule::Carrying(_) => "carrying",
                 Rule::RoyalReplacement(_) => "royal-replacement",
                 Rule::Bodyguards(_) => "bodyguards",
+                Rule::LittleGreat(_) => "little-great",
             })
             .collect())
     }
