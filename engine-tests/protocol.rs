@@ -118,6 +118,23 @@ fn uci_chu_lion_moves_in_comma_form() {
 }
 
 #[test]
+fn cecp_string_option_leads_the_feature_line() {
+    // XBoard 4.9.1 stores a `-string` option in a copy of the rest of the feature line
+    // and writes a `-firstOptions` value there unchecked: the option must come first, with
+    // the rest of the line (longer than any rule list) behind it (docs/protocols.md).
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    let f = e.until(|l| l.contains("done=1"));
+    let line = f.last().unwrap();
+    let option = "feature option=\"Variant rules -string \" ";
+    assert!(line.starts_with(option), "{line}");
+    assert!(line.len() - option.len() > 200, "{line}");
+    assert_eq!(line.matches("-string").count(), 1, "{line}");
+    e.quit();
+}
+
+#[test]
 fn cecp_game_with_lion_double_moves() {
     let mut e = Engine::start();
     e.send("xboard");

@@ -17,19 +17,10 @@ for run in "chu 0:15+0.15 true" "chu 0:15+0.15" "courier 0:10+0.1" "tamerlane-no
   echo "== XBoard: $1 at $2${3:+, legality testing $3}"
   out=target/xboard/$1
   ok=true
-  # XBoard 4.9.1 itself has crashed (SIGABRT) once in a chu game with no sign of a
-  # fault in the game; a run whose XBoard crashed (exit 3) is played once more, and
-  # fails only if XBoard crashes again. The crash's evidence stays in $out-crashed/.
-  code=0
-  LEGALITY=${3:-} VARIANTS_FILE=scripts/tamerlane-xboard.toml scripts/xboard-match.sh "$1" 1 "$2" || code=$?
-  if [ "$code" -eq 3 ]; then
-    rm -rf "$out-crashed"
-    mv "$out" "$out-crashed"
-    echo "XBoard crashed; playing $1 again (evidence in $out-crashed/)" >&2
-    code=0
-    LEGALITY=${3:-} VARIANTS_FILE=scripts/tamerlane-xboard.toml scripts/xboard-match.sh "$1" 1 "$2" || code=$?
-  fi
-  [ "$code" -eq 0 ] || ok=false
+  # A crash of XBoard itself (exit 3) fails too: its evidence (the end of XBoard's
+  # output and traffic) is printed, as for the heap overflow in XBoard's string options
+  # that kirin's feature line now avoids (docs/protocols.md).
+  LEGALITY=${3:-} VARIANTS_FILE=scripts/tamerlane-xboard.toml scripts/xboard-match.sh "$1" 1 "$2" || ok=false
   if [ -n "${3:-}" ]; then
     # Keep the evidence apart from the default run's, which would overwrite it.
     rm -rf "$out-legality-$3"

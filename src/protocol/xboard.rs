@@ -380,8 +380,14 @@ impl Xboard {
             .filter(|v| variants::find_in(&self.extra, &v.1).is_ok_and(cecp::xboard_can_show))
             .map(|v| v.0.as_str())
             .collect();
+        // The string option comes first: XBoard 4.9.1 keeps an option in a copy of the
+        // rest of the feature line from the option on, and writes a value given with
+        // `-firstOptions` into that copy without checking its size. At the end of the
+        // line it had room for no value at all and the copy overflowed (a heap
+        // corruption that crashed XBoard); first on the line, a value has the rest of
+        // the line (some 300 characters) to fill.
         say(&format!(
-            "feature ping=1 setboard=1 usermove=1 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 debug=1 highlight=1 myname=\"kirin {}\" variants=\"{}\" option=\"XBoard start positions -check 1\" option=\"Claim only mate and stalemate -check 1\" option=\"Variant rules -string \" done=1",
+            "feature option=\"Variant rules -string \" ping=1 setboard=1 usermove=1 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 debug=1 highlight=1 myname=\"kirin {}\" variants=\"{}\" option=\"XBoard start positions -check 1\" option=\"Claim only mate and stalemate -check 1\" done=1",
             env!("CARGO_PKG_VERSION"),
             names.join(",")
         ));
