@@ -104,7 +104,14 @@ pub fn parse(text: &str) -> Result<Vec<Atom>, BetzaError> {
             continue;
         }
         if p.peek() == Some('[') {
-            atoms.push(p.chain()?);
+            let chain = p.chain()?;
+            if p.peek() == Some('*') {
+                atoms.extend(p.repeat(chain)?);
+            } else if chain.legs.len() < 2 {
+                return Err(p.err("a chain needs at least two legs"));
+            } else {
+                atoms.push(chain);
+            }
         } else {
             atoms.push(p.atom()?);
         }
@@ -114,6 +121,11 @@ pub fn parse(text: &str) -> Result<Vec<Atom>, BetzaError> {
     }
     Ok(atoms)
 }
+
+/// Most legs of a repeating chain (`[...]*` without a number): a path of steps that
+/// each move on by a square crosses the largest board (17x17) in 16 legs, and one that
+/// winds back on itself gains nothing from going on.
+pub const MAX_REPEAT_LEGS: usize = 32;
 
 /// An atom's step vectors with its range (min, max; `None` = unlimited).
 type Body = (Vec<(i32, i32)>, u32, Option<u32>);
@@ -301,10 +313,48 @@ impl Parser<'_> {
                 _ => return Err(self.err("expected '-' or ']'")),
             }
         }
-        if legs.len() < 2 {
-            return Err(self.err("a chain needs at least two legs"));
-        }
         Ok(Atom { legs, initial })
+    }
+
+    /// A repeating chain `[L1-L2-...-Lk]*` or `*n` (kirin extension): after `L1` the legs
+    /// `L2..Lk` follow in turn again and again, up to `n` legs in all (`MAX_REPEAT_LEGS`
+    /// without a number), and the move may end after any leg; every landing but the last
+    /// must be empty. Written out as one atom per number of legs.
+    fn repeat(&mut self, chain: Atom) -> Result<Vec<Atom>, BetzaError> {
+        self.at += 1;
+        let most = match self.number() {
+            Some(0) => return Err(self.err("a repeating chain needs at least one leg")),
+            Some(n) if n as usize > MAX_REPEAT_LEGS => {
+                return Err(self.err(&format!(
+                    "a repeating chain has at most {MAX_REPEAT_LEGS} legs"
+                )));
+            }
+            Some(n) => n as usize,
+            None => MAX_REPEAT_LEGS,
+        };
+        let legs = &chain.legs;
+        if legs.len() < 2 || legs.iter().any(|l| l.is_rider() || l.lame) {
+            return Err(self.err("a repeating chain needs two or more legs, all leaps"));
+        }
+        let (last, before) = legs.split_last().expect("two legs");
+        if chain.initial || last.mode != Mode::Both || before.iter().any(|l| l.mode != Mode::Move) {
+            return Err(self.err("the legs of a repeating chain take no 'm', 'c' or 'i'"));
+        }
+        let cycle = &legs[1..];
+        Ok((1..=most)
+            .map(|n| {
+                let mut atom_legs: Vec<Leg> = std::iter::once(legs[0].clone())
+                    .chain(cycle.iter().cycle().take(n - 1).cloned())
+                    .collect();
+                for (k, leg) in atom_legs.iter_mut().enumerate() {
+                    leg.mode = if k + 1 == n { Mode::Both } else { Mode::Move };
+                }
+                Atom {
+                    legs: atom_legs,
+                    initial: false,
+                }
+            })
+            .collect())
     }
 
     fn leg(
@@ -326,12 +376,6 @@ impl Parser<'_> {
         // Legs before the last stop on an empty square unless told otherwise.
         let mode = m.mode.unwrap_or(if last { Mode::Both } else { Mode::Move });
         if relative {
-            if steps
-                .iter()
-                .any(|&(x, y)| x != 0 && y != 0 && x.abs() != y.abs())
-            {
-                return Err(self.err("a later leg must be orthogonal or diagonal"));
-            }
             let relative = relative_mask(&m.dirs).ok_or_else(|| self.err("bad direction"))?;
             Ok(Leg {
                 mode,
@@ -486,17 +530,46 @@ fn relative_mask(dirs: &str) -> Option<u8> {
     Some(mask)
 }
 
-/// The 45-degree class (0 = east, counter-clockwise) of an orthogonal or diagonal vector.
+/// The 45-degree class of a vector: the octant its angle falls in, counted
+/// counter-clockwise from east (an octant includes its first edge). Orthogonal and
+/// diagonal steps fall on the edges: east 0, north-east 1, north 2, ... The eight leaps
+/// of an oblique leaper fall in the eight octants, one each, so that a turn of one class
+/// takes a Knight leap to the next Knight leap round the circle.
 pub fn angle_class((dx, dy): (i32, i32)) -> u32 {
+    let (ax, ay) = (dx.abs(), dy.abs());
     match (dx.signum(), dy.signum()) {
         (1, 0) => 0,
-        (1, 1) => 1,
         (0, 1) => 2,
-        (-1, 1) => 3,
         (-1, 0) => 4,
-        (-1, -1) => 5,
         (0, -1) => 6,
-        _ => 7,
+        (1, 1) => {
+            if ay < ax {
+                0
+            } else {
+                1
+            }
+        }
+        (-1, 1) => {
+            if ax < ay {
+                2
+            } else {
+                3
+            }
+        }
+        (-1, -1) => {
+            if ay < ax {
+                4
+            } else {
+                5
+            }
+        }
+        _ => {
+            if ax < ay {
+                6
+            } else {
+                7
+            }
+        }
     }
 }
 
@@ -580,6 +653,65 @@ mod tests {
         out.sort();
         assert_eq!(out, vec![(0, 1), (1, 0)]);
         assert_eq!(g[0].legs[1].min, 3);
+    }
+
+    #[test]
+    fn angle_classes_put_each_knight_leap_in_its_own_octant() {
+        let steps = [
+            (1, 0),
+            (1, 1),
+            (0, 1),
+            (-1, 1),
+            (-1, 0),
+            (-1, -1),
+            (0, -1),
+            (1, -1),
+        ];
+        for (class, &s) in steps.iter().enumerate() {
+            assert_eq!(angle_class(s), class as u32, "{s:?}");
+        }
+        let knight = [
+            (2, 1),
+            (1, 2),
+            (-1, 2),
+            (-2, 1),
+            (-2, -1),
+            (-1, -2),
+            (1, -2),
+            (2, -1),
+        ];
+        for (class, &s) in knight.iter().enumerate() {
+            assert_eq!(angle_class(s), class as u32, "{s:?}");
+        }
+        // A left turn of one class after a Knight leap is the next leap counter-clockwise.
+        let atoms = parse("[N-flN]").unwrap();
+        assert_eq!(continue_steps(&atoms[0].legs[1], (2, 1)), vec![(1, 2)]);
+        assert_eq!(continue_steps(&atoms[0].legs[1], (2, -1)), vec![(2, 1)]);
+    }
+
+    #[test]
+    fn a_repeating_chain_is_one_atom_per_number_of_legs() {
+        let atoms = parse("[W-frF-flW]*4").unwrap();
+        let shapes: Vec<Vec<(u32, Mode)>> = atoms
+            .iter()
+            .map(|a| a.legs.iter().map(|l| (l.relative as u32, l.mode)).collect())
+            .collect();
+        let (any, right, left) = (0xff, 1 << 7, 1 << 1);
+        assert_eq!(
+            shapes,
+            vec![
+                vec![(any, Mode::Both)],
+                vec![(any, Mode::Move), (right, Mode::Both)],
+                vec![(any, Mode::Move), (right, Mode::Move), (left, Mode::Both)],
+                vec![
+                    (any, Mode::Move),
+                    (right, Mode::Move),
+                    (left, Mode::Move),
+                    (right, Mode::Both)
+                ],
+            ]
+        );
+        assert_eq!(parse("[N-flN]*").unwrap().len(), MAX_REPEAT_LEGS);
     }
 
     #[test]

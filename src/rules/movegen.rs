@@ -347,6 +347,10 @@ impl<const W: usize> Game<W> {
         let mut occ = pos.occupied();
         occ.clear(from);
         let own = pos.by_color[us].andnot(Bitboard::from_square(from));
+        // Targets of ordinary moves of this piece already listed, read when first needed:
+        // a square that a bent move reaches by two paths, or that a leap reaches too, is
+        // one move.
+        let mut seen: Option<Bitboard<W>> = None;
         for l in &self.tables[pc].two_legs[from] {
             let via = l.via as usize;
             let via_ok = match l.via_mode {
@@ -371,10 +375,12 @@ impl<const W: usize> Game<W> {
                         *passed = true;
                         list.push(Move::with_aux(from, from, via, MoveKind::Pass));
                     }
-                } else if self.promotions[pc].is_some() {
-                    self.push_promotions(pos, pc, from, to, list);
-                } else {
-                    list.push(Move::new(from, to, MoveKind::Normal));
+                } else if first_arrival(&mut seen, list, from, to) {
+                    if self.promotions[pc].is_some() {
+                        self.push_promotions(pos, pc, from, to, list);
+                    } else {
+                        list.push(Move::new(from, to, MoveKind::Normal));
+                    }
                 }
             }
         }
@@ -411,6 +417,7 @@ impl<const W: usize> Game<W> {
         occ.clear(from);
         let own = pos.by_color[us].andnot(Bitboard::from_square(from));
         let enemy = pos.by_color[us.opposite()];
+        let mut seen: Option<Bitboard<W>> = None;
         for r in &self.tables[pc].routes[from] {
             if r.empty.intersects(&occ) || (r.captures & enemy) != r.captures {
                 continue;
@@ -440,10 +447,7 @@ impl<const W: usize> Game<W> {
                             MoveKind::Pass,
                         ));
                     }
-                } else if !list
-                    .iter()
-                    .any(|m| m.from() == from && m.to() == to && m.kind() == MoveKind::Normal)
-                {
+                } else if first_arrival(&mut seen, list, from, to) {
                     if self.promotions[pc].is_some() {
                         self.push_promotions(pos, pc, from, to, list);
                     } else {
@@ -691,4 +695,30 @@ impl<const W: usize> Game<W> {
             }
         }
     }
+}
+
+/// Whether an ordinary move from `from` to `to` is new: not in `list` already (`seen`
+/// holds the targets of the ordinary moves from `from`, read from `list` on first use and
+/// kept up to date by this call).
+fn first_arrival<const W: usize>(
+    seen: &mut Option<Bitboard<W>>,
+    list: &MoveList,
+    from: usize,
+    to: usize,
+) -> bool {
+    let seen = seen.get_or_insert_with(|| {
+        let mut b = Bitboard::EMPTY;
+        for m in list
+            .iter()
+            .filter(|m| m.from() == from && m.kind() == MoveKind::Normal)
+        {
+            b.set(m.to());
+        }
+        b
+    });
+    if seen.has(to) {
+        return false;
+    }
+    seen.set(to);
+    true
 }

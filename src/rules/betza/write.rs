@@ -58,6 +58,16 @@ fn atom_xbetza(atom: &Atom) -> Option<String> {
     // One body for every leg: later legs carry the atom's full set of vectors.
     let shapes = shapes_of(&last.steps);
     let first = &atom.legs[0];
+    // kirin turns an oblique later leg by octants (`angle_class`); XBetza has no such
+    // reading, so those moves stay unwritten rather than be misread.
+    let oblique = |l: &Leg| {
+        l.steps
+            .iter()
+            .any(|&(x, y)| x != 0 && y != 0 && x.abs() != y.abs())
+    };
+    if atom.legs.len() > 1 && atom.legs[1..].iter().any(oblique) {
+        return None;
+    }
     if atom.legs.len() > 1
         && (atom.legs[1..].iter().any(|l| shapes_of(&l.steps) != shapes)
             || atom
