@@ -4,7 +4,10 @@
 //! CSRM promotion, and the Crown Prince.
 
 use kirin::core::MoveKind;
-use kirin::core::{BLACK, WHITE, piece_index};
+#[path = "support/boards.rs"]
+mod boards;
+
+use kirin::core::{BLACK, WHITE};
 use kirin::rules::extension::Rule;
 use kirin::rules::{Game, MoveList, Position};
 use kirin::variants::{self, AnyGame};
@@ -38,30 +41,7 @@ fn chu() -> Game<3> {
 /// A position from placements such as "Ka1 kl12 Ne5 ne7" (upper case White, `+` prefix for
 /// promoted pieces: "+Ha3"), with `side` to move.
 fn place(g: &Game<3>, placements: &str, side: char) -> Position<3> {
-    let mut pos = Position::empty(g);
-    for p in placements.split_whitespace() {
-        let promoted = p.starts_with('+');
-        let p = p.trim_start_matches('+');
-        let (letter, square) = p.split_at(1);
-        let symbol = if promoted {
-            format!("+{letter}")
-        } else {
-            letter.to_string()
-        };
-        let t = g
-            .spec
-            .piece_index(&symbol)
-            .unwrap_or_else(|| panic!("{symbol}"));
-        let color = if letter.chars().all(|c| c.is_ascii_lowercase()) {
-            BLACK
-        } else {
-            WHITE
-        };
-        pos.put(
-            g.geo.parse_square(square).unwrap(),
-            (piece_index(t, color) + 1) as u8,
-        );
-    }
+    let mut pos = boards::placed(g, placements);
     pos.side = if side == 'b' { BLACK } else { WHITE };
     Position::from_fen(g, &pos.to_fen(g)).unwrap()
 }

@@ -2,7 +2,9 @@
 //! two citadels), bent moves (the Giraffe), minimum and maximum ranges, leaper-riders,
 //! two-leg capture moves (the Lion), and royals that may be captured.
 
-use kirin::core::{BLACK, WHITE, piece_index};
+#[path = "support/boards.rs"]
+mod boards;
+
 use kirin::rules::spec::parse_definitions;
 use kirin::rules::{Game, MoveList, Position};
 use kirin::variants::AnyGame;
@@ -81,19 +83,7 @@ fn targets(g: &Game<3>, fen: &str, from: &str) -> BTreeSet<String> {
 /// A FEN of the test frame with the pieces `placements` ("Kk1 kc10 Gf5": letter, square;
 /// upper case White), holes written as `*`, White to move.
 fn place(g: &Game<3>, placements: &str) -> String {
-    let mut pos = Position::empty(g);
-    for p in placements.split_whitespace() {
-        let (letter, square) = p.split_at(1);
-        let sq = g.geo.parse_square(square).unwrap();
-        let t = g.spec.piece_index(letter).unwrap();
-        let color = if letter.chars().all(|c| c.is_ascii_lowercase()) {
-            BLACK
-        } else {
-            WHITE
-        };
-        pos.put(sq, (piece_index(t, color) + 1) as u8);
-    }
-    pos.to_fen(g)
+    boards::placed(g, placements).to_fen(g)
 }
 
 fn set(squares: &str) -> BTreeSet<String> {

@@ -10,7 +10,9 @@
 //! out path by path in the comments. kirin agreed with that walk on 600 random positions
 //! of mixed density as well.
 
-use kirin::core::{BLACK, WHITE, piece_index};
+#[path = "support/boards.rs"]
+mod boards;
+
 use kirin::rules::spec::parse_definitions;
 use kirin::rules::{Game, MoveList, Position};
 use kirin::variants::AnyGame;
@@ -52,19 +54,7 @@ fn game() -> Game<5> {
 /// A FEN with the pieces `placements` ("Ri9 pk10": letter and square, upper case White),
 /// the Kings on i1 and i17, White to move.
 fn place(g: &Game<5>, placements: &str) -> String {
-    let mut pos = Position::empty(g);
-    for p in format!("Ki1 ki17 {placements}").split_whitespace() {
-        let (letter, square) = p.split_at(1);
-        let sq = g.geo.parse_square(square).unwrap();
-        let t = g.spec.piece_index(letter).unwrap();
-        let color = if letter.chars().all(|c| c.is_ascii_lowercase()) {
-            BLACK
-        } else {
-            WHITE
-        };
-        pos.put(sq, (piece_index(t, color) + 1) as u8);
-    }
-    pos.to_fen(g)
+    boards::placed(g, &format!("Ki1 ki17 {placements}")).to_fen(g)
 }
 
 /// The end squares of the moves of the piece on `from`, each once, and the number of

@@ -7,7 +7,10 @@
 //! Squares are those of the 13x10 frame: files b-l are the board's a-k, White's citadel
 //! is m2 and Black's a9.
 
-use kirin::core::{BLACK, WHITE, piece_index};
+#[path = "support/boards.rs"]
+mod boards;
+
+use kirin::core::{BLACK, WHITE};
 use kirin::rules::spec::Verdict;
 use kirin::rules::{Game, MoveList, Position};
 use kirin::variants::{self, AnyGame};
@@ -28,28 +31,7 @@ fn tamerlane() -> Game<3> {
 /// A position from placements such as "Kg2 kg9 R'b9 P!e5" (upper case White; a piece
 /// symbol is a letter and an optional ' or !), `side` to move, once-per-game `rights`.
 fn place(g: &Game<3>, placements: &str, side: char, rights: &str) -> Position<3> {
-    let mut pos = Position::empty(g);
-    for p in placements.split_whitespace() {
-        let split = if p[1..].starts_with(['\'', '!']) {
-            2
-        } else {
-            1
-        };
-        let (symbol, square) = p.split_at(split);
-        let t = g
-            .spec
-            .piece_index(symbol)
-            .unwrap_or_else(|| panic!("{symbol}"));
-        let color = if symbol.starts_with(|c: char| c.is_ascii_lowercase()) {
-            BLACK
-        } else {
-            WHITE
-        };
-        pos.put(
-            g.geo.parse_square(square).unwrap(),
-            (piece_index(t, color) + 1) as u8,
-        );
-    }
+    let mut pos = boards::placed(g, placements);
     pos.side = if side == 'b' { BLACK } else { WHITE };
     let fen = pos.to_fen(g).replace(" - - ", &format!(" {rights} - "));
     Position::from_fen(g, &fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
