@@ -622,31 +622,46 @@ impl<const W: usize> Game<W> {
                         lines |= s.path;
                     }
                 }
-                if tab.has_routes && !tab.routes[from].is_empty() {
-                    return None; // Routes of several landing squares: test every move.
+                for r in tab.routes[from].iter() {
+                    // A route that captures on its way: test every move.
+                    if r.captures.any() {
+                        return None;
+                    }
+                    // One through empty landings: its landings and the last leg's path.
+                    if let Some(path) = self.last_leg_path(&r.last, r.last_from as usize, king) {
+                        lines |= r.empty | path;
+                    }
                 }
                 for l in &tab.two_legs[from] {
-                    let (via, d) = (l.via as usize, l.second.dir as usize);
-                    let on_line = via == king
-                        || (self.rays[d * self.squares + via].has(king) && {
-                            let dist = self.steps_between(d, via, king);
-                            dist >= l.second.min as usize
-                                && (l.second.max == 0 || dist <= l.second.max as usize)
-                        });
-                    if !on_line || !l.second.mode.can_capture() && via != king {
+                    let via = l.via as usize;
+                    let path = self.last_leg_path(&l.second, via, king);
+                    if path.is_none() && via != king {
                         continue;
                     }
                     if l.via_mode != Mode::Move {
                         return None;
                     }
                     lines.set(via);
-                    lines |= self.rays[d * self.squares + via]
-                        .andnot(self.rays[d * self.squares + king])
-                        .andnot(Bitboard::from_square(king));
+                    lines |= path.unwrap_or(Bitboard::EMPTY);
                 }
             }
         }
         Some(lines)
+    }
+
+    /// If the last leg `leg` of a move, starting on `at`, can capture on `king`: the
+    /// squares between them, which must be empty for it.
+    fn last_leg_path(&self, leg: &Slide, at: usize, king: usize) -> Option<Bitboard<W>> {
+        let d = leg.dir as usize;
+        let reaches = self.rays[d * self.squares + at].has(king) && {
+            let dist = self.steps_between(d, at, king);
+            dist >= leg.min as usize && (leg.max == 0 || dist <= leg.max as usize)
+        };
+        (reaches && leg.mode.can_capture()).then(|| {
+            self.rays[d * self.squares + at]
+                .andnot(self.rays[d * self.squares + king])
+                .andnot(Bitboard::from_square(king))
+        })
     }
 
     /// Makes `m` and tells whether the mover's royal (on `king` before the move) is safe.
