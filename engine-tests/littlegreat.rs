@@ -1813,3 +1813,21 @@ fn exchanges_cross_both_protocols() {
     assert!(last == "move accept" || last == "move decline", "{out:?}");
     cecp.quit();
 }
+
+#[test]
+fn an_offer_holds_the_turn_open_for_the_search() {
+    // The search makes no null move while a turn is in progress: an offer pending, or
+    // answered with the rest of the offering side's turn to come, holds it open.
+    let any = lgc_exchange();
+    let board = "1nbkgbnm/2sss2s/s7/4g3/8/M5SS/S1SSSK1S/1N1G1BNM[:ssmSB]";
+    for (side, open) in [
+        ("w", false),
+        ("b:&B/m", true),
+        ("w:x", true),
+        ("w+1:s", true),
+    ] {
+        let fen = format!("{board} {side} - - 1 8");
+        let held = with_width!(&any, g => g.turn_in_progress(&position(g, &fen)));
+        assert_eq!(held, open, "{fen}");
+    }
+}

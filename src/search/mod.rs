@@ -761,7 +761,7 @@ impl<'a, const W: usize> Worker<'a, W> {
         if !pv_node
             && !in_check
             && null_ok
-            && self.pos.actions == 0
+            && !g.turn_in_progress(&self.pos)
             && depth >= 3
             && static_eval >= beta
             && self.has_pieces()

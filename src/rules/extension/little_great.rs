@@ -664,6 +664,11 @@ impl<const W: usize> RuleExtension<W> for LittleGreat {
         self.has(pos.rule_state, SETTLE) || self.has(pos.rule_state, OFFER)
     }
 
+    /// An offer pending, or answered with the offering side's turn still to come.
+    fn holds_turn_open(&self, _game: &Game<W>, pos: &Position<W>) -> bool {
+        self.has(pos.rule_state, OFFER) || self.has(pos.rule_state, EXCHANGED)
+    }
+
     fn follow_ups(&self, game: &Game<W>, pos: &mut Position<W>, list: &mut MoveList) {
         let state = pos.rule_state;
         if self.has(state, OFFER) {

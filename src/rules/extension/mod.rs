@@ -214,6 +214,14 @@ pub trait RuleExtension<const W: usize> {
     /// included: all legal.
     fn follow_ups(&self, _game: &Game<W>, _pos: &mut Position<W>, _list: &mut MoveList) {}
 
+    /// Whether the rule holds a turn open between its side's plies (an offer awaiting
+    /// its answer, or answered with the rest of the turn to come), though no action of
+    /// the turn has been made: a null move there would hand the open turn to the other
+    /// side.
+    fn holds_turn_open(&self, _game: &Game<W>, _pos: &Position<W>) -> bool {
+        false
+    }
+
     /// Whether one of the rule's moves moves or captures a piece: one that does neither
     /// (a choice made in a turn) leaves the move-rule clock as it was.
     fn moves_a_piece(&self, _m: Move) -> bool {
@@ -410,6 +418,9 @@ impl<const W: usize> RuleExtension<W> for Rule<W> {
     }
     fn follow_ups(&self, game: &Game<W>, pos: &mut Position<W>, list: &mut MoveList) {
         each_rule!(self, r => r.follow_ups(game, pos, list))
+    }
+    fn holds_turn_open(&self, game: &Game<W>, pos: &Position<W>) -> bool {
+        each_rule!(self, r => r.holds_turn_open(game, pos))
     }
     fn moves_a_piece(&self, m: Move) -> bool {
         each_rule!(self, r => RuleExtension::<W>::moves_a_piece(r, m))
@@ -655,6 +666,14 @@ impl<const W: usize> Game<W> {
     #[inline]
     pub fn settling(&self, pos: &Position<W>) -> bool {
         self.rules.turns && self.rules.list.iter().any(|r| r.settling(self, pos))
+    }
+
+    /// Whether a turn is in progress: an action of it made, or a rule holding it open
+    /// (`RuleExtension::holds_turn_open`). The search makes no null move then.
+    #[inline]
+    pub fn turn_in_progress(&self, pos: &Position<W>) -> bool {
+        pos.actions > 0
+            || (self.rules.turns && self.rules.list.iter().any(|r| r.holds_turn_open(self, pos)))
     }
 
     /// The follow-up actions of a settling turn.
