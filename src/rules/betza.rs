@@ -575,12 +575,18 @@ pub fn angle_class((dx, dy): (i32, i32)) -> u32 {
 
 /// The steps of a later leg allowed after a previous leg in direction `prev`.
 pub fn continue_steps(leg: &Leg, prev: (i32, i32)) -> Vec<(i32, i32)> {
-    let base = angle_class(prev);
     leg.steps
         .iter()
         .copied()
-        .filter(|&s| leg.relative >> ((angle_class(s) + 8 - base) % 8) & 1 != 0)
+        .filter(|&s| turn_allowed(leg, prev, s))
         .collect()
+}
+
+/// Whether a later leg may take the step `s` after a previous leg in direction `prev`
+/// (`continue_steps` without collecting, for the table compiler's inner loops).
+#[inline]
+pub fn turn_allowed(leg: &Leg, prev: (i32, i32), s: (i32, i32)) -> bool {
+    leg.relative >> ((angle_class(s) + 8 - angle_class(prev)) % 8) & 1 != 0
 }
 
 #[cfg(test)]

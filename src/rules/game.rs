@@ -607,12 +607,9 @@ impl<const W: usize> Game<W> {
             out.push((stops.clone(), prev.expect("a route has two legs or more")));
             return;
         }
-        let steps = match prev {
-            None => leg.steps.clone(),
-            Some(p) => betza::continue_steps(leg, p),
-        };
         let at = stops.last().map_or(sq, |s| s.0);
-        for s in steps {
+        let allowed = |&s: &(i32, i32)| prev.is_none_or(|p| betza::turn_allowed(leg, p, s));
+        for s in leg.steps.iter().copied().filter(allowed) {
             let (dx, dy) = Self::orient(color, s);
             let Some(next) = self.geo.offset(at, dx, dy) else {
                 continue;
