@@ -701,7 +701,7 @@ impl<const W: usize> Game<W> {
         while i < list.len() {
             let m = list[i];
             let u = pos.make(self, m);
-            let repeats = pos.repetitions() > 0;
+            let repeats = pos.repetitions(self) > 0;
             pos.unmake(self, m, u);
             if repeats {
                 list.swap_remove(i);

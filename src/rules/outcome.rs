@@ -44,7 +44,7 @@ impl<const W: usize> Game<W> {
         }
         if self.spec.repetition_rule == RepetitionRule::Draw
             && self.spec.repetitions > 0
-            && pos.repetitions() + 1 >= self.spec.repetitions as usize
+            && pos.repetitions(self) + 1 >= self.spec.repetitions as usize
         {
             return end(Verdict::Draw, "repetition");
         }

@@ -47,9 +47,6 @@ pub struct Position<const W: usize> {
     pub key: u64,
     /// Keys of the positions before each move made, oldest first.
     pub history: Vec<u64>,
-    /// The game's turns may have several actions (`Game::multi_action`): a repetition may
-    /// then lie any number of actions back.
-    several_actions: bool,
 }
 
 /// What `make` changed and `unmake` restores.
@@ -133,7 +130,6 @@ impl<const W: usize> Position<W> {
             },
             key: 0,
             history: Vec::new(),
-            several_actions: game.multi_action,
         }
     }
 
@@ -230,11 +226,12 @@ impl<const W: usize> Position<W> {
 
     /// Number of times the current position occurred before with the same side to move,
     /// looking back no further than the last capture or pawn move.
-    pub fn repetitions(&self) -> usize {
+    pub fn repetitions(&self, game: &Game<W>) -> usize {
         let n = self.history.len();
-        if self.several_actions {
-            // The key tells the side and the action within the turn, and the actions that
-            // leave the clock alone make it no bound: every earlier position is compared.
+        if game.multi_action {
+            // A repetition may lie any number of actions back: the key tells the side and
+            // the action within the turn, and actions that leave the clock alone make it
+            // no bound, so every earlier position is compared.
             return self.history.iter().filter(|&&k| k == self.key).count();
         }
         let reach = (self.halfmove as usize).min(n);

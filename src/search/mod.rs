@@ -540,7 +540,7 @@ impl<'a, const W: usize> Worker<'a, W> {
                 Verdict::Loss => -RULE_WIN + ply as i32,
             });
         }
-        if g.spec.repetition_rule == RepetitionRule::Draw && pos.repetitions() > 0 {
+        if g.spec.repetition_rule == RepetitionRule::Draw && pos.repetitions(g) > 0 {
             return Some(0);
         }
         let us = pos.side;
@@ -801,7 +801,7 @@ impl<'a, const W: usize> Worker<'a, W> {
             let moved = self.pos.mover(m);
             let moved_side = self.pos.side;
             let u = self.pos.make(g, m);
-            if repetition_illegal && self.pos.repetitions() > 0 {
+            if repetition_illegal && self.pos.repetitions(g) > 0 {
                 self.pos.unmake(self.game, m, u);
                 continue;
             }
