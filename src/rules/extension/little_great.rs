@@ -278,13 +278,14 @@ impl LittleGreat {
             return out;
         }
         let budget = self.value(&theirs);
+        let mut buf = [(0, [0; 4]); BUNDLE_NUMBERS];
+        let payments = self.priced(&theirs, &mut buf);
         for redeemed in bundles(&ours) {
             let need = 2 * self.value(&redeemed);
             if need == 0 || budget < need {
                 continue;
             }
-            for paid in bundles(&theirs) {
-                let v = self.value(&paid);
+            for &(v, paid) in payments {
                 let minimal = self
                     .ransom
                     .iter()
@@ -317,6 +318,22 @@ impl LittleGreat {
             count(prisoners_of(side.opposite())),
             count(prisoners_of(side)),
         )
+    }
+
+    /// Every bundle within `most` (`bundles`, in its order) with its value, written into
+    /// `buf`: priced once for the inner loops of the ransoms and offers, without an
+    /// allocation (`most` is capped by `RADICES`, so they fit).
+    fn priced<'a>(
+        &self,
+        most: &Bundle,
+        buf: &'a mut [(u32, Bundle); BUNDLE_NUMBERS],
+    ) -> &'a [(u32, Bundle)] {
+        let mut n = 0;
+        for b in bundles(most) {
+            buf[n] = (self.value(&b), b);
+            n += 1;
+        }
+        &buf[..n]
     }
 
     fn value(&self, b: &Bundle) -> u32 {
@@ -356,6 +373,8 @@ impl LittleGreat {
         side: Color,
     ) -> Vec<(Bundle, Bundle)> {
         let (ours, theirs) = self.holdings(game, pos, side);
+        let mut buf = [(0, [0; 4]); BUNDLE_NUMBERS];
+        let gifts = self.priced(&theirs, &mut buf);
         let mut out = Vec::new();
         for asked in bundles(&ours) {
             let v = self.value(&asked);
@@ -363,9 +382,10 @@ impl LittleGreat {
                 continue;
             }
             out.extend(
-                bundles(&theirs)
-                    .filter(|given| self.value(given) == v)
-                    .map(|given| (asked, given)),
+                gifts
+                    .iter()
+                    .filter(|&&(w, _)| w == v)
+                    .map(|&(_, given)| (asked, given)),
             );
         }
         out
