@@ -21,6 +21,8 @@ const VALUE_PER_MOVE: f64 = 57.0;
 const EMPTY: f64 = 0.7;
 /// Mobility bonus per square a slider reaches, in centipawns.
 const MOBILITY: i32 = 1;
+/// A piece a rule holds immobile counts this fraction (1/n) of its value.
+const IMMOBILE_SHARE: i32 = 4;
 /// Bonus per friendly piece next to a lone royal, in centipawns.
 const SHELTER: i32 = 6;
 /// What having the move is worth. Without it a symmetric position scores exactly 0, and
@@ -149,6 +151,7 @@ impl Eval {
     /// The score of `pos` for the side to move.
     pub fn evaluate<const W: usize>(&self, game: &Game<W>, pos: &Position<W>) -> i32 {
         let occ = pos.occupied();
+        let restrained = game.restraint_now(pos);
         let mut score = [0i32; 2];
         for pc in 0..2 * game.types {
             let pieces = pos.by_piece[pc];
@@ -158,16 +161,22 @@ impl Eval {
             let color = color_of_piece(pc);
             let own = pos.by_color[color];
             for sq in pieces {
+                // A restraint rule (a bodyguard's stops and freeze, a frozen binding)
+                // cuts mobility as it cuts moves.
+                let (occ, limit) = if restrained {
+                    let (stops, limit) = game.restraint(pos, pc, sq);
+                    (occ | stops, limit.unwrap_or(game.valid))
+                } else {
+                    (occ, game.valid)
+                };
+                if restrained && limit.is_empty() {
+                    // Held immobile (it attacks and defends nothing until freed): most
+                    // of it is lost.
+                    score[color] += self.pst[pc * self.squares + sq] / IMMOBILE_SHARE;
+                    continue;
+                }
                 score[color] += self.pst[pc * self.squares + sq];
                 if self.sliders[pc] {
-                    // A restraint rule (a bodyguard's stops and freeze) cuts mobility as
-                    // it cuts moves.
-                    let (occ, limit) = if game.rules.restraint {
-                        let (stops, limit) = game.restraint(pos, pc, sq);
-                        (occ | stops, limit.unwrap_or(game.valid))
-                    } else {
-                        (occ, game.valid)
-                    };
                     let mut reach = 0;
                     for s in &game.tables[pc].slides {
                         reach += (game.slide_targets(s, sq, occ) & limit).andnot(own).count();

@@ -175,7 +175,7 @@ impl<const W: usize> GameState<W> {
         done: Finisher<W>,
     ) -> JoinHandle<()> {
         let (game, eval, pos) = (self.game.clone(), self.eval.clone(), self.pos.clone());
-        std::thread::spawn(move || {
+        let run = move || {
             let ctx = Context {
                 game: &game,
                 eval: &eval,
@@ -191,7 +191,8 @@ impl<const W: usize> GameState<W> {
                 &mut |p| progress(&game, p),
             );
             done(&game, r);
-        })
+        };
+        search::spawn_search_thread(run)
     }
 }
 

@@ -57,7 +57,7 @@ impl<const W: usize> Game<W> {
 
     /// The most moves one piece of index `pc` has from any square, on an otherwise
     /// empty board, each target counted with every promotion it may make.
-    fn own_move_bound(&self, pc: usize) -> usize {
+    pub(crate) fn own_move_bound(&self, pc: usize) -> usize {
         let tab = &self.tables[pc];
         let reach = |dir: u8, from: usize, max: u8| {
             let n = self.rays[dir as usize * self.squares + from].count() as usize;
@@ -161,8 +161,8 @@ mod tests {
     fn a_board_of_lions_is_refused() {
         let any = AnyGame::builtin("chu").unwrap();
         crate::with_width!(&any, g => {
-            let lions = "NNNNNNNNNNNN/".repeat(5);
-            let fen = format!("{lions}12/12/12/12/12/12/5K4k1 w - - 0 1");
+            let lions = "NNNNNNNNNNNN/".repeat(11);
+            let fen = format!("{lions}5K4k1 w - - 0 1");
             let err = Position::from_fen(g, &fen).unwrap_err();
             assert!(err.to_string().contains("too many pieces"), "{err}");
         });

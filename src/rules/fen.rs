@@ -122,7 +122,22 @@ impl<const W: usize> Position<W> {
             if game.has_privileges() && style == FenStyle::Xboard && *c == "-" {
                 pos.rule_state = game.rules.all_rights;
             } else if game.has_privileges() {
-                parse_privileges(game, &mut pos, c)?;
+                // A game may have both: its rules' letters are rights, the rest castling.
+                let is_right = |ch: &char| {
+                    game.rules
+                        .rights()
+                        .any(|r| r.letter == ch.to_ascii_uppercase())
+                };
+                let rights: String = c.chars().filter(is_right).collect();
+                let castling: String = c.chars().filter(|ch| !is_right(ch)).collect();
+                if game.spec.castling && !castling.is_empty() && *c != "-" {
+                    parse_castling(game, &mut pos, &castling)?;
+                    if !rights.is_empty() {
+                        parse_privileges(game, &mut pos, &rights)?;
+                    }
+                } else {
+                    parse_privileges(game, &mut pos, c)?;
+                }
             } else {
                 parse_castling(game, &mut pos, c)?;
             }
@@ -758,8 +773,9 @@ fn split_squares(text: &str) -> Vec<&str> {
         .collect()
 }
 
-/// The pawn that skipped the en-passant `squares`: the first piece on their file beyond
-/// them, seen from the side to move, which must be an enemy pawn; the squares must be
+/// The pawn that skipped the en-passant `squares`: the first enemy pawn on their file
+/// beyond them, seen from the side to move (a lame step may have jumped other pieces, as
+/// ShoFIDEgi's Vanguard jumps the squares beside its halfway square); the squares must be
 /// empty and on one file.
 fn ep_victim<const W: usize>(
     game: &Game<W>,
@@ -781,12 +797,14 @@ fn ep_victim<const W: usize>(
         (1, *squares.iter().max_by_key(|&&s| g.rank(s))?)
     };
     // A pawn skips at most `MAX_EP_SQUARES` squares, some of them perhaps not e.p. squares.
-    let sq = (1..=MAX_EP_SQUARES as i32)
+    (1..=MAX_EP_SQUARES as i32)
         .filter_map(|k| g.offset(start, 0, k * dy))
-        .find(|&sq| pos.board[sq] != 0)?;
-    let code = pos.board[sq];
-    (crate::rules::position::color_of(code) != pos.side && game.is_pawn[code as usize - 1])
-        .then_some(sq)
+        .find(|&sq| {
+            let code = pos.board[sq];
+            code != 0
+                && crate::rules::position::color_of(code) != pos.side
+                && game.is_pawn[code as usize - 1]
+        })
 }
 
 /// Positions that no game can reach under check rules are refused: a side without a

@@ -420,8 +420,12 @@ impl<const W: usize> Game<W> {
             let (piece, why) = (name.clone(), why.to_string());
             SpecError::invalid(&variant, Problem::Piece { piece, why })
         };
-        let initial_rank = self.spec.initial_rank as usize - 1;
         for atom in atoms {
+            if atom.initial && atom.legs.len() > 1 {
+                self.compile_initial_chain(&atom.legs, color, t, &mut tab)
+                    .map_err(|e| err(&e))?;
+                continue;
+            }
             match atom.legs.as_slice() {
                 [leg] if !atom.initial && !leg.lame => {
                     if leg.is_rider() {
@@ -457,23 +461,14 @@ impl<const W: usize> Game<W> {
                         return Err(err("lame or initial riders are not supported"));
                     }
                     for sq in (0..n).filter(|&s| !self.geo.holes[s]) {
-                        let rank = self.geo.rank(sq);
-                        let own_rank = if color == WHITE {
-                            rank
-                        } else {
-                            self.geo.height - 1 - rank
-                        };
-                        let off_file = self.spec.pieces[t]
-                            .initial_files
-                            .is_some_and(|f| self.geo.file(sq) != f[color]);
-                        if atom.initial && (own_rank != initial_rank || off_file) {
+                        if atom.initial && !self.on_initial_square(t, color, sq) {
                             continue;
                         }
                         for &s in &leg.steps {
                             let (dx, dy) = Self::orient(color, s);
-                            let Some(to) = self.geo.offset(sq, dx, dy) else {
+                            if self.geo.offset(sq, dx, dy).is_none() {
                                 continue;
-                            };
+                            }
                             let path = if leg.lame {
                                 match self.leap_path(sq, dx, dy) {
                                     Some(p) => p,
@@ -482,22 +477,9 @@ impl<const W: usize> Game<W> {
                             } else {
                                 Bitboard::EMPTY
                             };
-                            // Only a game with en passant lets a double step be taken
-                            // on the square it skipped (`en_passant = false` is honoured).
-                            let double_step = self.spec.en_passant
-                                && atom.initial
-                                && self.spec.pieces[t].pawn
-                                && dx == 0
-                                && dy.abs() >= 2
-                                && leg.mode == Mode::Move;
-                            let first_skipped = self.geo.offset(sq, 0, dy.signum());
-                            tab.specials[sq].push(Special {
-                                to: to as u16,
-                                path,
-                                mode: leg.mode,
-                                double_step: double_step && first_skipped.is_some(),
-                                first_skipped: first_skipped.map_or(u16::MAX, |s| s as u16),
-                            });
+                            let special =
+                                self.special(t, atom.initial, sq, (dx, dy), path, leg.mode);
+                            tab.specials[sq].push(special);
                             tab.has_specials = true;
                         }
                     }
@@ -544,6 +526,105 @@ impl<const W: usize> Game<W> {
             }
         }
         Ok(tab)
+    }
+
+    /// Whether a piece of type `t` and colour `color` on `sq` may make its `i` moves: on
+    /// its initial rank, and on its initial file if the definition names one.
+    fn on_initial_square(&self, t: usize, color: Color, sq: usize) -> bool {
+        let rank = self.geo.rank(sq);
+        let own_rank = if color == WHITE {
+            rank
+        } else {
+            self.geo.height - 1 - rank
+        };
+        let on_file = self.spec.pieces[t]
+            .initial_files
+            .is_none_or(|f| self.geo.file(sq) == f[color]);
+        own_rank == self.spec.initial_rank as usize - 1 && on_file
+    }
+
+    /// A lame or initial leap of a piece of type `t` from `sq` by `(dx, dy)` (White's
+    /// orientation applied) over the squares `path`, which must be empty.
+    fn special(
+        &self,
+        t: usize,
+        initial: bool,
+        sq: usize,
+        (dx, dy): (i32, i32),
+        path: Bitboard<W>,
+        mode: Mode,
+    ) -> Special<W> {
+        let to = self
+            .geo
+            .offset(sq, dx, dy)
+            .expect("the leap stays on the board");
+        // Only a game with en passant lets a double step be taken on the squares it
+        // skipped (`en_passant = false` is honoured).
+        let double_step = self.spec.en_passant
+            && initial
+            && self.spec.pieces[t].pawn
+            && dx == 0
+            && dy.abs() >= 2
+            && mode == Mode::Move;
+        let first_skipped = self.geo.offset(sq, 0, dy.signum());
+        Special {
+            to: to as u16,
+            path,
+            mode,
+            double_step: double_step && first_skipped.is_some(),
+            first_skipped: first_skipped.map_or(u16::MAX, |s| s as u16),
+        }
+    }
+
+    /// An initial move of several legs (`[ifmD-fmD]`, ShoFIDEgi's Vanguard four-step):
+    /// every leg a leap, every leg before the last to an empty square, so it is a lame
+    /// leap over its landing squares alone (the squares it jumps need not be empty), and a
+    /// pawn's such move straight ahead is a double step that en passant may answer.
+    fn compile_initial_chain(
+        &self,
+        legs: &[Leg],
+        color: Color,
+        t: usize,
+        tab: &mut PieceTables<W>,
+    ) -> Result<(), String> {
+        let (last, before) = legs.split_last().expect("two legs or more");
+        if legs.iter().any(|l| l.is_rider() || l.lame)
+            || before.iter().any(|l| l.mode != Mode::Move)
+        {
+            return Err(
+                "an initial move of several legs must leap, every leg before the last \
+                        to an empty square"
+                    .into(),
+            );
+        }
+        for sq in (0..self.squares).filter(|&s| !self.geo.holes[s]) {
+            if !self.on_initial_square(t, color, sq) {
+                continue;
+            }
+            let mut paths = Vec::new();
+            self.landings(sq, legs, color, None, &mut Vec::new(), &mut paths);
+            for (stops, prev) in paths {
+                let last_from = stops.last().map_or(sq, |s| s.0);
+                let mut path = Bitboard::EMPTY;
+                stops.iter().for_each(|&(s, _)| path.set(s));
+                for step in betza::continue_steps(last, prev) {
+                    let (dx, dy) = Self::orient(color, step);
+                    let Some(to) = self.geo.offset(last_from, dx, dy) else {
+                        continue;
+                    };
+                    let (fx, fy) = (
+                        self.geo.file(to) as i32 - self.geo.file(sq) as i32,
+                        self.geo.rank(to) as i32 - self.geo.rank(sq) as i32,
+                    );
+                    if (fx, fy) == (0, 0) || path.has(to) {
+                        continue;
+                    }
+                    tab.specials[sq].push(self.special(t, true, sq, (fx, fy), path, last.mode));
+                    tab.has_specials = true;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Adds to `tab` the routes of a move of three or more `legs` from every square.

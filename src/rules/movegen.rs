@@ -15,7 +15,7 @@ use crate::rules::spec::{PromotionStyle, RepetitionRule};
 use arrayvec::ArrayVec;
 
 /// Most moves a position can have in any supported game.
-pub const MAX_MOVES: usize = 2048;
+pub const MAX_MOVES: usize = 8192;
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;
 
 impl<const W: usize> Game<W> {
@@ -104,7 +104,7 @@ impl<const W: usize> Game<W> {
         if self.rules.sanctuary.has(sq) {
             return false; // A sanctuary of the game's rules (Tamerlane's citadels).
         }
-        if self.rules.restraint {
+        if self.restraint_now(pos) {
             return self.attacked_under_restraint(pos, sq, by);
         }
         let n = self.squares;
@@ -202,7 +202,7 @@ impl<const W: usize> Game<W> {
     /// safety.
     pub fn pseudo_moves(&self, pos: &Position<W>, list: &mut MoveList) {
         // Two copies of the piece loop: games without a restraint rule pay nothing for it.
-        if self.rules.restraint {
+        if self.restraint_now(pos) {
             self.piece_moves::<true>(pos, list);
         } else {
             self.piece_moves::<false>(pos, list);
@@ -582,7 +582,8 @@ impl<const W: usize> Game<W> {
             self.complex_lines(pos, king, them)
         };
         // Under a restraint rule pins are not lines: every move is made and tested.
-        let test_all = complex.is_none() || self.rules.restraint || self.attacked(pos, king, them);
+        let test_all =
+            complex.is_none() || self.restraint_now(pos) || self.attacked(pos, king, them);
         let pinned = if test_all {
             Bitboard::EMPTY
         } else {

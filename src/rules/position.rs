@@ -57,8 +57,10 @@ pub struct Undo {
     /// The piece captured (0 for none) and its square.
     pub(crate) captured: u8,
     pub(crate) captured_sq: u16,
-    /// The piece a two-leg move captured on its intermediate square (0 for none).
+    /// The piece a two-leg move captured on its intermediate square (0 for none), or a
+    /// second piece a rule's move captured, and its square.
     pub(crate) via_captured: u8,
+    pub(crate) via_sq: u16,
     /// The passengers of the carriers captured on `captured_sq` and on the two-leg
     /// move's intermediate square (0 for none).
     pub(crate) passengers: [u8; 2],
@@ -257,6 +259,7 @@ impl<const W: usize> Position<W> {
             captured: 0,
             captured_sq: NO_SQ,
             via_captured: 0,
+            via_sq: NO_SQ,
             passengers: [0; 2],
             stashed: [u8::MAX; 4 + MAX_ROUTE_CAPTURES],
             actions: self.actions,
@@ -311,6 +314,7 @@ impl<const W: usize> Position<W> {
                     let via = m.aux();
                     if via != from && self.board[via] != 0 {
                         u.via_captured = self.remove(via);
+                        u.via_sq = via as u16;
                         key ^= z.piece(u.via_captured, via);
                         if game.stacks.exist {
                             u.passengers[1] = self.unboard_passenger(game, via, &mut key);
@@ -332,7 +336,7 @@ impl<const W: usize> Position<W> {
             }
         }
         if game.reserves.exist() && kind != MoveKind::Drop {
-            self.stash_captures(game, &mut u, &mut key);
+            self.stash_captures(game, m, &mut u, &mut key);
         }
         if self.castling != 0 && kind != MoveKind::Drop {
             let mut rights = self.castling;
@@ -405,12 +409,20 @@ impl<const W: usize> Position<W> {
         *key ^= game.zobrist.piece(u.moved, m.to());
     }
 
-    /// Sends what `make` captured to the reserves the game sends captures to.
-    fn stash_captures(&mut self, game: &Game<W>, u: &mut Undo, key: &mut u64) {
+    /// Sends what `make` captured to the reserves the game sends captures to. A rule's
+    /// move may do it early (a piece it takes may go on within the move); what is already
+    /// stashed stays where it went.
+    pub(crate) fn stash_captures(&mut self, game: &Game<W>, m: Move, u: &mut Undo, key: &mut u64) {
         let captor = self.side;
+        let route = |i: usize| game.route_captures[m.from()][m.aux()].squares[i] as usize;
         for (i, code) in u.taken().into_iter().enumerate() {
-            if code != 0 {
-                u.stashed[i] = self.stash(game, captor, code, key);
+            if code != 0 && u.stashed[i] == u8::MAX {
+                let sq = match i {
+                    0 | 2 => u.captured_sq as usize,
+                    1 | 3 => u.via_sq as usize,
+                    _ => route(i - 4),
+                };
+                u.stashed[i] = self.stash(game, captor, code, sq, key);
             }
         }
     }
@@ -471,11 +483,6 @@ impl<const W: usize> Position<W> {
         self.fullmove = u.fullmove;
         self.actions = u.actions;
         let (from, to) = (m.from(), m.to());
-        if game.reserves.exist() {
-            for (code, reserve) in u.taken().into_iter().zip(u.stashed) {
-                self.unstash(game, reserve, code);
-            }
-        }
         if m.kind() == MoveKind::Pass {
             // Nothing moved.
         } else if m.kind() == MoveKind::Drop {
@@ -496,6 +503,13 @@ impl<const W: usize> Position<W> {
                 for (&sq, &code) in list.squares.iter().zip(&u.route_captured) {
                     self.put(sq as usize, code);
                 }
+            }
+        }
+        // After the rule's own undo: a rule's move may have passed a piece it took on
+        // from the reserve (a swap), which its undo returns first.
+        if game.reserves.exist() {
+            for (code, reserve) in u.taken().into_iter().zip(u.stashed) {
+                self.unstash(game, reserve, code);
             }
         }
         self.castling = u.castling;

@@ -52,6 +52,9 @@ pub struct Reserves<const W: usize> {
     pub hand_type: Vec<usize>,
     /// Per piece index: the squares on which it may be dropped, when they are empty.
     pub drop_zone: Vec<Bitboard<W>>,
+    /// The squares on which a capture goes to the captor's reserve (`hand_squares`);
+    /// a capture elsewhere goes to the neutral reserve.
+    pub hand_squares: Bitboard<W>,
     /// The most pieces of one type a FEN may put in a reserve: every piece of the start
     /// position (at most 200), which play cannot exceed unless a game's rules create
     /// pieces; past it the last key repeats, which keeps the key consistent.
@@ -68,6 +71,7 @@ impl<const W: usize> Reserves<W> {
             types: 0,
             hand_type: Vec::new(),
             drop_zone: Vec::new(),
+            hand_squares: Bitboard::EMPTY,
             max_count: 0,
             keys: Vec::new(),
         }
@@ -95,13 +99,17 @@ impl<const W: usize> Reserves<W> {
         let keys = (0..count * types * max_count)
             .map(|_| rng.next_u64())
             .collect();
+        let hand_squares = hand_squares(game);
         Reserves {
             count,
             types,
             hand_type: (0..2 * types)
                 .map(|pc| hand_type(game, type_of_piece(pc)))
                 .collect(),
-            drop_zone: (0..2 * types).map(|pc| drop_zone(game, pc)).collect(),
+            drop_zone: (0..2 * types)
+                .map(|pc| drop_zone(game, pc) & hand_squares)
+                .collect(),
+            hand_squares,
             max_count,
             keys,
         }
@@ -124,6 +132,24 @@ impl<const W: usize> Reserves<W> {
     fn key(&self, reserve: usize, t: usize, i: usize) -> u64 {
         self.keys[(reserve * self.types + t) * self.max_count + i.min(self.max_count - 1)]
     }
+}
+
+/// The squares of `hand_squares`: those whose file and rank numbers (from 1) have the
+/// parities it names, or every square.
+fn hand_squares<const W: usize>(game: &Game<W>) -> Bitboard<W> {
+    let Some((odd_file, odd_rank)) = game.spec.hand_squares else {
+        return game.valid;
+    };
+    let mut b = Bitboard::EMPTY;
+    for sq in game.valid.iter() {
+        // Files and ranks count from 1: index 0 is the odd file a, the odd rank 1.
+        let file_odd = game.geo.file(sq).is_multiple_of(2);
+        let rank_odd = game.geo.rank(sq).is_multiple_of(2);
+        if file_odd == odd_file && rank_odd == odd_rank {
+            b.set(sq);
+        }
+    }
+    b
 }
 
 /// The piece type a piece of type `t` becomes in a reserve: what its definition says,
@@ -182,14 +208,29 @@ impl<const W: usize> Game<W> {
                 .any(|s| !self.rays[s.dir as usize * self.squares + sq].is_empty())
     }
 
-    /// The reserve a piece captured by `captor` goes to, if any: the captor's own, in a
-    /// game with drops, or its prisoners.
+    /// The reserve a piece captured by `captor` on `sq` goes to, if any: the captor's
+    /// own, in a game with drops (the neutral one off the game's `hand_squares`), or its
+    /// prisoners.
     #[inline]
-    pub fn capture_reserve(&self, captor: Color) -> Option<usize> {
+    pub fn capture_reserve(&self, captor: Color, sq: usize) -> Option<usize> {
         if self.spec.prisoners {
             return Some(prisoners_of(captor));
         }
+        if !self.reserves.hand_squares.has(sq) {
+            return self.spec.neutral_reserve.then_some(NEUTRAL);
+        }
         self.spec.drops.then_some(captor.index())
+    }
+
+    /// The piece type a captured piece `code` is in `reserve`: a captor's reserve holds it
+    /// as it becomes in hand, the neutral reserve as it is.
+    #[inline]
+    pub fn reserve_type(&self, reserve: usize, code: u8) -> usize {
+        if reserve == NEUTRAL {
+            type_of_piece(code as usize - 1)
+        } else {
+            self.reserves.hand_type[code as usize - 1]
+        }
     }
 
     /// The side to move's drops: each piece type in its reserve onto every empty square
@@ -284,13 +325,20 @@ impl<const W: usize> Position<W> {
         *key ^= game.reserves.key(reserve, t, self.hands[slot] as usize);
     }
 
-    /// Puts the captured piece `code` into the reserve its captor's game sends it to;
-    /// returns that reserve (`u8::MAX` for none).
+    /// Puts the piece `code` captured on `sq` into the reserve its captor's game sends it
+    /// to; returns that reserve (`u8::MAX` for none).
     #[inline]
-    pub(crate) fn stash(&mut self, game: &Game<W>, captor: Color, code: u8, key: &mut u64) -> u8 {
-        match game.capture_reserve(captor) {
+    pub(crate) fn stash(
+        &mut self,
+        game: &Game<W>,
+        captor: Color,
+        code: u8,
+        sq: usize,
+        key: &mut u64,
+    ) -> u8 {
+        match game.capture_reserve(captor, sq) {
             Some(r) => {
-                let t = game.reserves.hand_type[code as usize - 1];
+                let t = game.reserve_type(r, code);
                 self.add_to_reserve(game, r, t, key);
                 r as u8
             }
@@ -302,7 +350,7 @@ impl<const W: usize> Position<W> {
     #[inline]
     pub(crate) fn unstash(&mut self, game: &Game<W>, reserve: u8, code: u8) {
         if reserve != u8::MAX {
-            let t = game.reserves.hand_type[code as usize - 1];
+            let t = game.reserve_type(reserve as usize, code);
             self.hands[game.reserves.slot(reserve as usize, t)] -= 1;
         }
     }

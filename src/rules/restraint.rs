@@ -16,6 +16,13 @@ use crate::rules::game::Game;
 use crate::rules::position::Position;
 
 impl<const W: usize> Game<W> {
+    /// Whether some rule restrains pieces in `pos` (`RuleExtension::restrains`): only
+    /// then do move generation and attack detection ask `restraint` piece by piece.
+    #[inline(always)]
+    pub fn restraint_now(&self, pos: &Position<W>) -> bool {
+        self.rules.restraint && self.rules.list.iter().any(|r| r.restrains(self, pos))
+    }
+
     /// For the piece of index `pc` on `from`: the squares where its moves must stop, and
     /// the only squares it may move to, if it is limited.
     #[inline]

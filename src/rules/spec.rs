@@ -175,6 +175,10 @@ pub enum Hook {
     /// pieces' `promotes_to` steps, the ransom of prisoners, a Cannon leaving its
     /// passenger behind (`rules::extension::little_great`).
     LittleGreat,
+    /// ShoFIDEgi's rules beyond its pieces' moves: frozen bindings and their restoration,
+    /// the Tusk swap, the Alibaba's castling and its en-passant capture, and the
+    /// promotions that only its points allow (`rules::extension::shofidegi`).
+    Shofidegi,
 }
 
 /// The result of a position for the side to move, as a rule flag.
@@ -309,6 +313,10 @@ pub struct VariantSpec {
     pub drops: bool,
     /// A third reserve that belongs to neither side (filled by a game's own rules).
     pub neutral_reserve: bool,
+    /// The points of the captors' reserves, as (file odd, rank odd) counted from 1: only
+    /// a capture there goes to the captor's reserve (elsewhere to the neutral reserve),
+    /// and drops land only there. `None`: every square.
+    pub hand_squares: Option<(bool, bool)>,
     /// Captured pieces become prisoners of their captor, held apart from its reserve and
     /// never dropped; a game's rules (ransom) turn them into reserve pieces.
     pub prisoners: bool,
@@ -384,6 +392,7 @@ struct RawVariant {
     citadels: Option<Vec<String>>,
     drops: Option<bool>,
     neutral_reserve: Option<bool>,
+    hand_squares: Option<String>,
     prisoners: Option<bool>,
     last_rank_honour: Option<String>,
     prisoner_exchange: Option<bool>,
@@ -423,6 +432,7 @@ pub const DEFINITION_KEYS: &[&str] = &[
     "citadels",
     "drops",
     "neutral_reserve",
+    "hand_squares",
     "prisoners",
     "last_rank_honour",
     "prisoner_exchange",
@@ -570,6 +580,7 @@ fn inherit(parent: &RawVariant, child: &RawVariant) -> RawVariant {
         citadels,
         drops,
         neutral_reserve,
+        hand_squares,
         prisoners,
         last_rank_honour,
         prisoner_exchange,
@@ -860,9 +871,10 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
         hooks.push(match h.as_str() {
             "lion-trading" => Hook::LionTrading,
             "little-great" => Hook::LittleGreat,
+            "shofidegi" => Hook::Shofidegi,
             other => {
                 return Err(err(format!(
-                    "unknown hook '{other}' (known: lion-trading, little-great)"
+                    "unknown hook '{other}' (known: lion-trading, little-great, shofidegi)"
                 )));
             }
         });
@@ -940,6 +952,25 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
         ));
     }
     let prisoner_exchange = raw.prisoner_exchange.unwrap_or(false);
+    let hand_squares = match raw.hand_squares.as_deref() {
+        None | Some("all") => None,
+        Some("odd-odd") => Some((true, true)),
+        Some("odd-even") => Some((true, false)),
+        Some("even-odd") => Some((false, true)),
+        Some("even-even") => Some((false, false)),
+        Some(other) => {
+            return Err(err(format!(
+                "hand_squares '{other}' is not all, odd-odd, odd-even, even-odd or even-even"
+            )));
+        }
+    };
+    if hand_squares.is_some() && !(drops && raw.neutral_reserve == Some(true)) {
+        return Err(err(
+            "hand_squares needs drops = true and neutral_reserve = true (captures elsewhere \
+             go to the neutral reserve)"
+                .into(),
+        ));
+    }
     if prisoner_exchange && !little_great {
         return Err(err(
             "prisoner_exchange needs hooks = [\"little-great\"]".into()
@@ -1020,6 +1051,7 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
         citadels,
         drops,
         neutral_reserve: raw.neutral_reserve.unwrap_or(false),
+        hand_squares,
         prisoners: raw.prisoners.unwrap_or(false),
         last_rank_honour_forced,
         prisoner_exchange,

@@ -33,6 +33,41 @@ const INF: i32 = 31000;
 /// The most search threads any command or protocol accepts.
 pub const MAX_THREADS: usize = 256;
 const MAX_PLY: usize = 120;
+
+/// The stacks a thread that searches asks for, largest first: every ply keeps a move list
+/// (`MAX_MOVES` moves, 32 KiB) on it, so `MAX_PLY` of them need about 4 MiB, more than the
+/// 2 MiB a new thread gets. Only the pages a search touches are committed; a process
+/// whose address space is limited may not get the first, and then takes the next (the
+/// last is the default, for a search that must run somehow).
+const SEARCH_STACKS: [Option<usize>; 3] = [Some(16 << 20), Some(8 << 20), None];
+
+/// Starts a thread for a search (`SEARCH_STACKS`).
+pub fn spawn_search_thread<F, T>(run: F) -> std::thread::JoinHandle<T>
+where
+    F: FnOnce() -> T + Send + 'static,
+    T: Send + 'static,
+{
+    let mut run = Some(run);
+    for size in SEARCH_STACKS {
+        let builder = match size {
+            Some(size) => std::thread::Builder::new().stack_size(size),
+            None => std::thread::Builder::new(),
+        };
+        let f = run.take().expect("the closure is still ours");
+        // `spawn` gives the closure back only by running it, so a failed spawn is
+        // retried with a fresh builder around the same closure, moved through a cell.
+        let cell = std::sync::Arc::new(std::sync::Mutex::new(Some(f)));
+        let inner = cell.clone();
+        match builder.spawn(move || {
+            let f = inner.lock().expect("unpoisoned").take().expect("run once");
+            f()
+        }) {
+            Ok(handle) => return handle,
+            Err(_) => run = cell.lock().expect("unpoisoned").take(),
+        }
+    }
+    panic!("no thread could be started for the search")
+}
 /// Quiescence plies in which every capture is searched; deeper, only recaptures.
 const FULL_QUIESCENCE: usize = 6;
 
@@ -152,17 +187,27 @@ pub fn search_with_progress<const W: usize>(
             .map(|id| {
                 let shared = &shared;
                 let pos = pos.clone();
-                s.spawn(move || {
+                let helper = move || {
                     let mut w = Worker::new(game, eval, shared, clock, limits, pos, id);
                     w.iterate(&mut |_| {})
-                })
+                };
+                // A helper that cannot have a large stack is not started: the main
+                // thread searches on without it.
+                std::thread::Builder::new()
+                    .stack_size(SEARCH_STACKS[0].expect("a size"))
+                    .spawn_scoped(s, helper)
+                    .ok()
             })
             .collect();
         let mut w = Worker::new(game, eval, &shared, clock, limits, pos.clone(), 0);
         w.progress = Some(progress);
         let main = w.iterate(report);
         stop.store(true, Relaxed);
-        let helpers: Vec<_> = handles.into_iter().filter_map(|h| h.join().ok()).collect();
+        let helpers: Vec<_> = handles
+            .into_iter()
+            .flatten()
+            .filter_map(|h| h.join().ok())
+            .collect();
         (main, helpers)
     });
     // The deepest completed iteration wins; the main thread on a tie.

@@ -52,7 +52,7 @@ pub fn see<const W: usize>(game: &Game<W>, eval: &Eval, pos: &Position<W>, m: Mo
             _ => 0,
         };
     }
-    if game.rules.restraint {
+    if game.restraint_now(pos) {
         return restrained_see(game, eval, pos, m);
     }
     let mut gain = [0i32; 64];

@@ -68,8 +68,8 @@ impl<const W: usize> RuleExtension<W> for Citadels<W> {
         2
     }
 
-    fn right(&self) -> Option<Right> {
-        Some(self.slot.right('C', "citadel exchange"))
+    fn rights(&self) -> Vec<Right> {
+        vec![self.slot.right('C', "citadel exchange")]
     }
 
     fn sanctuary(&self) -> Bitboard<W> {

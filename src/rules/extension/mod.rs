@@ -19,6 +19,7 @@ pub mod little_great;
 pub mod pawn_of_pawns;
 pub mod royal_replacement;
 pub mod royal_swap;
+pub mod shofidegi;
 
 use crate::core::moves::RULE_SLOTS;
 use crate::core::{Bitboard, Color, Move, MoveKind, WHITE};
@@ -34,6 +35,7 @@ use little_great::LittleGreat;
 use pawn_of_pawns::PawnOfPawns;
 use royal_replacement::RoyalReplacement;
 use royal_swap::RoyalSwap;
+use shofidegi::Shofidegi;
 
 /// A once-per-game right a rule keeps for each side, written in FEN's castling field
 /// (upper case for White).
@@ -104,9 +106,10 @@ pub trait RuleExtension<const W: usize> {
         0
     }
 
-    /// The rule's once-per-game right, if it has one (set for both sides at the start).
-    fn right(&self) -> Option<Right> {
-        None
+    /// The rule's once-per-game rights, if it has any (set for both sides at the start),
+    /// in the order FEN writes them.
+    fn rights(&self) -> Vec<Right> {
+        Vec::new()
     }
 
     /// Squares on which no piece is ever attacked (attack detection answers no there).
@@ -147,6 +150,13 @@ pub trait RuleExtension<const W: usize> {
     /// Whether `restraint` or `harmless` may restrain anything (`rules::restraint`).
     fn has_restraint(&self) -> bool {
         false
+    }
+
+    /// Whether `restraint` may restrain anything in `pos`: a cheap test, so that a rule
+    /// that restrains pieces seldom (ShoFIDEgi's frozen bindings) lets move generation
+    /// and attack detection take their fast paths in every other position.
+    fn restrains(&self, _game: &Game<W>, _pos: &Position<W>) -> bool {
+        self.has_restraint()
     }
 
     /// For the piece of index `pc` on `from`: the squares where its moves must stop (it
@@ -313,6 +323,7 @@ pub enum Rule<const W: usize> {
     RoyalReplacement(RoyalReplacement),
     Bodyguards(Bodyguards<W>),
     LittleGreat(LittleGreat),
+    Shofidegi(Shofidegi<W>),
 }
 
 /// `match` over the rules, binding the rule to `$r`.
@@ -327,6 +338,7 @@ macro_rules! each_rule {
             Rule::RoyalReplacement($r) => $e,
             Rule::Bodyguards($r) => $e,
             Rule::LittleGreat($r) => $e,
+            Rule::Shofidegi($r) => $e,
         }
     };
 }
@@ -341,8 +353,8 @@ impl<const W: usize> RuleExtension<W> for Rule<W> {
         each_rule!(self, r => RuleExtension::<W>::transient_state(r))
     }
     #[inline(always)]
-    fn right(&self) -> Option<Right> {
-        each_rule!(self, r => RuleExtension::<W>::right(r))
+    fn rights(&self) -> Vec<Right> {
+        each_rule!(self, r => RuleExtension::<W>::rights(r))
     }
     #[inline(always)]
     fn sanctuary(&self) -> Bitboard<W> {
@@ -372,6 +384,10 @@ impl<const W: usize> RuleExtension<W> for Rule<W> {
     }
     fn has_restraint(&self) -> bool {
         each_rule!(self, r => RuleExtension::<W>::has_restraint(r))
+    }
+    #[inline(always)]
+    fn restrains(&self, game: &Game<W>, pos: &Position<W>) -> bool {
+        each_rule!(self, r => r.restrains(game, pos))
     }
     #[inline(always)]
     fn restraint(
@@ -521,7 +537,7 @@ impl<const W: usize> Rules<W> {
     /// before the citadel exchange's (`SCsc`).
     pub fn of(game: &Game<W>) -> Self {
         type Build<const W: usize> = fn(&Game<W>, Slot) -> Option<Rule<W>>;
-        let builders: [Build<W>; 8] = [
+        let builders: [Build<W>; 9] = [
             |g, s| LionTrading::new(g, s).map(Rule::LionTrading),
             |g, s| PawnOfPawns::new(g, s).map(Rule::PawnOfPawns),
             |g, s| RoyalSwap::new(g, s).map(Rule::RoyalSwap),
@@ -530,6 +546,7 @@ impl<const W: usize> Rules<W> {
             |g, s| RoyalReplacement::new(g, s).map(Rule::RoyalReplacement),
             |g, s| Bodyguards::new(g, s).map(Rule::Bodyguards),
             |g, s| LittleGreat::new(g, s).map(Rule::LittleGreat),
+            |g, s| Shofidegi::new(g, s).map(Rule::Shofidegi),
         ];
         let mut rules = Rules::none();
         let mut shift = 0;
@@ -553,7 +570,9 @@ impl<const W: usize> Rules<W> {
             rules.turns |= r.has_turn_rule();
             rules.restraint |= r.has_restraint();
             rules.transient |= r.transient_state();
-            rules.all_rights |= r.right().map_or(0, |r| r.bits[0] | r.bits[1]);
+            for right in r.rights() {
+                rules.all_rights |= right.bits[0] | right.bits[1];
+            }
             rules.sanctuary |= r.sanctuary();
         }
         rules
@@ -566,7 +585,7 @@ impl<const W: usize> Rules<W> {
 
     /// The rights of the game's rules, in the order FEN writes them.
     pub fn rights(&self) -> impl Iterator<Item = Right> + '_ {
-        self.list.iter().filter_map(|r| r.right())
+        self.list.iter().flat_map(|r| r.rights())
     }
 }
 
@@ -802,6 +821,7 @@ mod tests {
                 Rule::RoyalReplacement(_) => "royal-replacement",
                 Rule::Bodyguards(_) => "bodyguards",
                 Rule::LittleGreat(_) => "little-great",
+                Rule::Shofidegi(_) => "shofidegi",
             })
             .collect())
     }

@@ -50,9 +50,9 @@ impl RoyalReplacement {
         })
     }
 
-    /// The reserve a deposed regent of `color` goes to, if any.
-    fn deposed_to<const W: usize>(game: &Game<W>, color: Color) -> Option<usize> {
-        game.capture_reserve(color.opposite())
+    /// The reserve a regent of `color` deposed on `sq` goes to, if any.
+    fn deposed_to<const W: usize>(game: &Game<W>, color: Color, sq: usize) -> Option<usize> {
+        game.capture_reserve(color.opposite(), sq)
     }
 }
 
@@ -108,7 +108,7 @@ impl<const W: usize> RuleExtension<W> for RoyalReplacement {
             regent
         };
         u.moved = regent;
-        if let Some(r) = Self::deposed_to(game, us) {
+        if let Some(r) = Self::deposed_to(game, us, sq) {
             let royal_type = game.reserves.hand_type[royal as usize - 1];
             if pos.in_reserve(game, r, royal_type) > 0 {
                 pos.take_from_reserve(game, r, royal_type, key);
@@ -127,7 +127,7 @@ impl<const W: usize> RuleExtension<W> for RoyalReplacement {
             pos.remove(sq);
             pos.put(sq, u.moved);
         }
-        if let Some(r) = Self::deposed_to(game, pos.side) {
+        if let Some(r) = Self::deposed_to(game, pos.side, sq) {
             let t = game.reserves.hand_type[u.moved as usize - 1];
             pos.hands[game.reserves.slot(r, t)] -= 1;
             if u.captured_sq == ROYAL_RETURNED {

@@ -35,8 +35,8 @@ impl<const W: usize> RuleExtension<W> for RoyalSwap {
         2
     }
 
-    fn right(&self) -> Option<Right> {
-        Some(self.slot.right('S', "royal swap"))
+    fn rights(&self) -> Vec<Right> {
+        vec![self.slot.right('S', "royal swap")]
     }
 
     fn has_legal_moves(&self) -> bool {
