@@ -189,3 +189,28 @@ fn a_frozen_piece_gives_no_check_and_a_tusk_checks_only_with_a_partner() {
     );
     assert!(g.in_check(&one));
 }
+
+#[test]
+fn self_play_games_end_by_a_rule() {
+    // The twenty games are `kirin selfplay --variant shofidegi --games 20
+    // --movetime 20`; two quick ones here take every rule through search and make.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kirin"))
+        .args(["selfplay", "--variant", "shofidegi", "--games", "2"])
+        .args(["--movetime", "5", "--seed", "3"])
+        .output()
+        .expect("kirin runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let games: Vec<&str> = text.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games.len(), 2, "{text}");
+    let ends = [
+        "checkmate",
+        "stalemate",
+        "repetition",
+        "move rule",
+        "no progress",
+    ];
+    for g in games {
+        assert!(ends.iter().any(|e| g.ends_with(e)), "{g}");
+    }
+}

@@ -185,7 +185,7 @@ impl<const W: usize> Game<W> {
     ) -> Bitboard<W> {
         let mut out = Bitboard::EMPTY;
         for r in &self.tables[pc].routes[from] {
-            if r.empty.intersects(&occ) || (r.captures & enemy) != r.captures {
+            if r.empty.intersects(&occ) || r.captures.andnot(enemy).any() {
                 continue;
             }
             out |= r.captures;
@@ -419,7 +419,7 @@ impl<const W: usize> Game<W> {
         let enemy = pos.by_color[us.opposite()];
         let mut seen: Option<Bitboard<W>> = None;
         for r in &self.tables[pc].routes[from] {
-            if r.empty.intersects(&occ) || (r.captures & enemy) != r.captures {
+            if r.empty.intersects(&occ) || r.captures.andnot(enemy).any() {
                 continue;
             }
             // The pieces taken on the way are gone when the last leg moves.
