@@ -403,6 +403,12 @@ impl<const W: usize> Shofidegi<W> {
         }
     }
 
+    /// The reserve and the piece type of a swap.
+    fn swapped(m: Move) -> (usize, usize) {
+        let low = m.aux() & LOW;
+        (low / RESERVE_STRIDE, low % RESERVE_STRIDE)
+    }
+
     /// Replaces the piece `u.moved` that has just arrived on `to` by `code`.
     fn replace_on(game: &Game<W>, pos: &mut Position<W>, to: usize, code: u8, key: &mut u64) {
         let old = pos.remove(to);
@@ -588,10 +594,7 @@ impl<const W: usize> RuleExtension<W> for Shofidegi<W> {
                 pos.displace(game, m, u, key);
                 // What the Tusk took is in the neutral reserve before the swap.
                 pos.stash_captures(game, m, u, key);
-                let (r, t) = (
-                    (m.aux() & LOW) / RESERVE_STRIDE,
-                    (m.aux() & LOW) % RESERVE_STRIDE,
-                );
+                let (r, t) = Self::swapped(m);
                 pos.take_from_reserve(game, r, t, key);
                 Self::replace_on(game, pos, to, board_code(t, us), key);
                 pos.add_to_reserve(game, r, self.tusk, key);
@@ -628,10 +631,7 @@ impl<const W: usize> RuleExtension<W> for Shofidegi<W> {
                 pos.put(u.via_sq as usize, u.via_captured);
             }
             SWAP => {
-                let (r, t) = (
-                    (m.aux() & LOW) / RESERVE_STRIDE,
-                    (m.aux() & LOW) % RESERVE_STRIDE,
-                );
+                let (r, t) = Self::swapped(m);
                 pos.remove(to);
                 pos.put(to, u.moved);
                 pos.hands[hands(r, self.tusk)] -= 1;
@@ -664,10 +664,7 @@ impl<const W: usize> RuleExtension<W> for Shofidegi<W> {
                 }
             }
             SWAP => {
-                let (r, t) = (
-                    (m.aux() & LOW) / RESERVE_STRIDE,
-                    (m.aux() & LOW) % RESERVE_STRIDE,
-                );
+                let (r, t) = Self::swapped(m);
                 let letter = game.spec.pieces[t].letter.to_ascii_uppercase();
                 s += &format!("={letter}{}", Self::reserve_letter(r));
             }
