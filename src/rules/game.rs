@@ -102,6 +102,9 @@ pub struct PieceTables<const W: usize> {
     pub two_legs: Vec<Vec<TwoLeg>>,
     /// Per square: moves of three or more legs.
     pub routes: Vec<Vec<Route<W>>>,
+    /// Per square: every square the lame, two-leg and multi-leg moves from it could
+    /// capture on, on an empty board (attack detection skips a piece that cannot reach).
+    pub complex_reach: Vec<Bitboard<W>>,
     pub has_specials: bool,
     pub has_two_legs: bool,
     pub has_routes: bool,
@@ -267,6 +270,7 @@ impl<const W: usize> Game<W> {
             ));
         }
         g.build_attack_tables();
+        g.compile_complex_reach();
         g.compile_last_ranks();
         g.rules = Rules::of(&g);
         g.multi_action = spec.actions_per_turn > 1 || g.rules.turns;
@@ -410,6 +414,7 @@ impl<const W: usize> Game<W> {
             specials: vec![Vec::new(); n],
             two_legs: vec![Vec::new(); n],
             routes: vec![Vec::new(); n],
+            complex_reach: Vec::new(),
             has_specials: false,
             has_two_legs: false,
             has_routes: false,
@@ -526,6 +531,42 @@ impl<const W: usize> Game<W> {
             }
         }
         Ok(tab)
+    }
+
+    /// Fills every piece's `complex_reach`: the squares its lame, two-leg and multi-leg
+    /// moves could capture on from each square, whatever stands on the way.
+    fn compile_complex_reach(&mut self) {
+        let reach: Vec<Vec<Bitboard<W>>> = self
+            .tables
+            .iter()
+            .map(|tab| {
+                (0..self.squares)
+                    .map(|from| {
+                        let mut b = Bitboard::EMPTY;
+                        for s in tab.specials[from].iter().filter(|s| s.mode.can_capture()) {
+                            b.set(s.to as usize);
+                        }
+                        for l in &tab.two_legs[from] {
+                            b.set(l.via as usize);
+                            if l.second.mode.can_capture() {
+                                b |= self.slide_targets(&l.second, l.via as usize, Bitboard::EMPTY);
+                            }
+                        }
+                        for r in &tab.routes[from] {
+                            b |= r.captures;
+                            if r.last.mode.can_capture() {
+                                let at = r.last_from as usize;
+                                b |= self.slide_targets(&r.last, at, Bitboard::EMPTY);
+                            }
+                        }
+                        b
+                    })
+                    .collect()
+            })
+            .collect();
+        for (tab, reach) in self.tables.iter_mut().zip(reach) {
+            tab.complex_reach = reach;
+        }
     }
 
     /// Whether a piece of type `t` and colour `color` on `sq` may make its `i` moves: on

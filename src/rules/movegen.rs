@@ -120,8 +120,9 @@ impl<const W: usize> Game<W> {
             }
         }
         for &pc in &self.complex_attackers[by] {
+            let reach = &self.tables[pc].complex_reach;
             for from in pos.by_piece[pc] {
-                if self.complex_captures(pos, pc, from).has(sq) {
+                if reach[from].has(sq) && self.complex_captures(pos, pc, from).has(sq) {
                     return true;
                 }
             }
@@ -617,7 +618,11 @@ impl<const W: usize> Game<W> {
         let mut lines = Bitboard::EMPTY;
         for &pc in &self.complex_attackers[them] {
             let tab = &self.tables[pc];
-            for from in pos.by_piece[pc] {
+            // A piece whose moves cannot reach the royal draws no line to it.
+            for from in pos.by_piece[pc]
+                .iter()
+                .filter(|&f| tab.complex_reach[f].has(king))
+            {
                 for s in &tab.specials[from] {
                     if s.to as usize == king && s.mode.can_capture() {
                         lines |= s.path;
