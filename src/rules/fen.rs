@@ -130,7 +130,7 @@ impl<const W: usize> Position<W> {
                 };
                 let rights: String = c.chars().filter(is_right).collect();
                 let castling: String = c.chars().filter(|ch| !is_right(ch)).collect();
-                if game.spec.castling && !castling.is_empty() && *c != "-" {
+                if game.spec.castling && !castling.is_empty() {
                     parse_castling(game, &mut pos, &castling)?;
                     if !rights.is_empty() {
                         parse_privileges(game, &mut pos, &rights)?;

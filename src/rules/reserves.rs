@@ -134,15 +134,19 @@ impl<const W: usize> Reserves<W> {
     }
 }
 
-/// The squares of `hand_squares`: those whose file and rank numbers (from 1) have the
-/// parities it names, or every square.
+/// The squares of `hand_squares`, or every square.
 fn hand_squares<const W: usize>(game: &Game<W>) -> Bitboard<W> {
-    let Some((odd_file, odd_rank)) = game.spec.hand_squares else {
-        return game.valid;
-    };
+    game.spec
+        .hand_squares
+        .map_or(game.valid, |parity| points(game, parity))
+}
+
+/// The squares whose file and rank numbers (counted from 1) are odd or even as
+/// `(odd_file, odd_rank)` say.
+pub fn points<const W: usize>(game: &Game<W>, (odd_file, odd_rank): (bool, bool)) -> Bitboard<W> {
     let mut b = Bitboard::EMPTY;
     for sq in game.valid.iter() {
-        // Files and ranks count from 1: index 0 is the odd file a, the odd rank 1.
+        // Index 0 is the odd file a and the odd rank 1.
         let file_odd = game.geo.file(sq).is_multiple_of(2);
         let rank_odd = game.geo.rank(sq).is_multiple_of(2);
         if file_odd == odd_file && rank_odd == odd_rank {

@@ -47,23 +47,20 @@ where
     F: FnOnce() -> T + Send + 'static,
     T: Send + 'static,
 {
-    let mut run = Some(run);
+    // A failed spawn drops the closure it was given, so the search waits in a cell that
+    // every attempt shares, and the thread that starts takes it out.
+    let cell = std::sync::Arc::new(std::sync::Mutex::new(Some(run)));
     for size in SEARCH_STACKS {
-        let builder = match size {
-            Some(size) => std::thread::Builder::new().stack_size(size),
-            None => std::thread::Builder::new(),
-        };
-        let f = run.take().expect("the closure is still ours");
-        // `spawn` gives the closure back only by running it, so a failed spawn is
-        // retried with a fresh builder around the same closure, moved through a cell.
-        let cell = std::sync::Arc::new(std::sync::Mutex::new(Some(f)));
-        let inner = cell.clone();
-        match builder.spawn(move || {
-            let f = inner.lock().expect("unpoisoned").take().expect("run once");
-            f()
-        }) {
-            Ok(handle) => return handle,
-            Err(_) => run = cell.lock().expect("unpoisoned").take(),
+        let builder = size.map_or_else(std::thread::Builder::new, |size| {
+            std::thread::Builder::new().stack_size(size)
+        });
+        let cell = cell.clone();
+        let started = builder.spawn(move || {
+            let run = cell.lock().expect("unpoisoned").take().expect("run once");
+            run()
+        });
+        if let Ok(handle) = started {
+            return handle;
         }
     }
     panic!("no thread could be started for the search")

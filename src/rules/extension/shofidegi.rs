@@ -28,13 +28,15 @@ use crate::rules::extension::{Right, RuleExtension, Slot};
 use crate::rules::game::Game;
 use crate::rules::movegen::MoveList;
 use crate::rules::position::{Position, RuleState, Undo, board_code};
-use crate::rules::reserves::NEUTRAL;
+use crate::rules::reserves::{NEUTRAL, points};
 use crate::rules::spec::Hook;
 
 /// The letters of the pieces the rules name: the Alibaba, whose absence freezes its
 /// binding, and the Tusk, which swaps on its 16th rank.
 const ALIBABA: &str = "a";
 const TUSK: &str = "t";
+/// The Alibaba castles with it.
+const DABBARIDER: &str = "d";
 /// The pieces a Tusk may be swapped for: every symmetric piece but the King.
 const SWAP_PARTNERS: [&str; 13] = [
     "a", "d", "e", "u", "n", "q", "m", "h", "c", "w", "x", "r", "j",
@@ -90,8 +92,6 @@ pub struct Shofidegi<const W: usize> {
     restore_odd: [Bitboard<W>; 2],
     /// Per colour: the castling toward the q-file (`Y`) and toward the a-file (`Z`).
     castlings: [[AlibabaCastling<W>; 2]; 2],
-    /// Per piece index: the squares where it must promote (empty: nowhere).
-    forced: Vec<Bitboard<W>>,
     /// Per piece index: a promoted (`+`) piece, the result of a Shogi-style promotion.
     shogi_style: Vec<bool>,
 }
@@ -102,16 +102,9 @@ impl<const W: usize> Shofidegi<W> {
             return None;
         }
         let letter = |l: &str| game.spec.pieces.iter().position(|p| p.letter == l);
-        let (alibaba, tusk, dabbarider) = (letter(ALIBABA)?, letter(TUSK)?, letter("d")?);
+        let (alibaba, tusk, dabbarider) = (letter(ALIBABA)?, letter(TUSK)?, letter(DABBARIDER)?);
         let g = &game.geo;
-        let (mut odd_odd, mut even_even) = (Bitboard::EMPTY, Bitboard::EMPTY);
-        for sq in game.valid.iter() {
-            match (g.file(sq) % 2, g.rank(sq) % 2) {
-                (0, 0) => odd_odd.set(sq),
-                (1, 1) => even_even.set(sq),
-                _ => {}
-            }
-        }
+        let (odd_odd, even_even) = (points(game, (true, true)), points(game, (false, false)));
         let own_rank = |color: Color, r: usize| {
             let rank = if color == WHITE { r - 1 } else { g.height - r };
             let mut b = Bitboard::EMPTY;
@@ -130,13 +123,6 @@ impl<const W: usize> Shofidegi<W> {
             .filter(|&t| partner[t])
             .max_by_key(|&t| game.own_move_bound(piece_index(t, WHITE)))?;
         let castlings = Color::ALL.map(|c| Self::castlings_of(game, c));
-        let forced = (0..2 * game.types)
-            .map(|pc| {
-                game.promotions[pc]
-                    .as_ref()
-                    .map_or(Bitboard::EMPTY, |p| p.forced)
-            })
-            .collect();
         let shogi_style = (0..2 * game.types)
             .map(|pc| game.spec.pieces[type_of_piece(pc)].letter.starts_with('+'))
             .collect();
@@ -156,7 +142,6 @@ impl<const W: usize> Shofidegi<W> {
             restore_even: ranks(16).map(|r| r & even_even),
             restore_odd: ranks(17).map(|r| r & odd_odd),
             castlings,
-            forced,
             shogi_style,
         })
     }
@@ -259,12 +244,14 @@ impl<const W: usize> Shofidegi<W> {
     /// promotion (to a `+` piece) on the odd-odd points, any other only where it is
     /// compulsory (the Vanguard's, where it can go no further).
     #[inline]
-    fn promotion_allowed(&self, pos: &Position<W>, m: Move) -> bool {
+    fn promotion_allowed(&self, game: &Game<W>, pos: &Position<W>, m: Move) -> bool {
         let Some(p) = m.promotes_to() else {
             return true;
         };
         (self.shogi_style[p] && self.odd_odd.has(m.to()))
-            || self.forced[pos.board[m.from()] as usize - 1].has(m.to())
+            || game.promotions[pos.board[m.from()] as usize - 1]
+                .as_ref()
+                .is_some_and(|promotion| promotion.forced.has(m.to()))
     }
 
     /// The reserve letter of a swap's text.
@@ -396,7 +383,7 @@ impl<const W: usize> Shofidegi<W> {
             if m.kind() == MoveKind::Normal
                 && m.to() == start
                 && self.evenbound(pos, m.from())
-                && self.promotion_allowed(pos, m)
+                && self.promotion_allowed(game, pos, m)
             {
                 list.push(as_rule(m));
             }
@@ -492,7 +479,7 @@ impl<const W: usize> RuleExtension<W> for Shofidegi<W> {
                 if gate && pos.board[m.from()] == tusk && self.rank16[us].has(m.to()) {
                     return false; // A swap, added as the rule's move.
                 }
-                self.promotion_allowed(pos, *m)
+                self.promotion_allowed(game, pos, *m)
             }
             _ => true,
         });
@@ -517,7 +504,9 @@ impl<const W: usize> RuleExtension<W> for Shofidegi<W> {
 
     fn after_make(&self, game: &Game<W>, pos: &mut Position<W>, m: Move, u: &Undo, key: &mut u64) {
         let mut state = pos.rule_state & !RuleExtension::<W>::transient_state(self);
-        if m.kind() != MoveKind::Drop {
+        // The rights' bits come first, `CASTLED_BITS` of them: once spent, nothing to do.
+        let rights = (0..CASTLED_BITS).fold(0, |b, i| b | self.slot.bit(i));
+        if m.kind() != MoveKind::Drop && state & rights != 0 {
             let touched = |sq: usize| {
                 m.from() == sq
                     || m.to() == sq
