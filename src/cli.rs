@@ -56,6 +56,13 @@ enum Command {
     },
     /// Plays the engine against itself and prints how each game ended.
     Selfplay(SelfplayArgs),
+    /// Writes balanced opening positions of a variant as EPD (short random lines whose
+    /// searched score stays within a window), for `kirin match -openings`.
+    Openings(crate::arena::openings::OpeningsArgs),
+    /// Plays matches between engines (UCI or CECP) under kirin's rules, with
+    /// cutechess-cli's options: `kirin match -engine cmd=A -engine cmd=B -each tc=10+0.1
+    /// -variant courier -games 20` (docs/match.md).
+    Match(crate::arena::MatchArgs),
     /// Prints the piece values kirin derives for a variant.
     Values {
         #[arg(long, default_value = DEFAULT_VARIANT)]
@@ -200,6 +207,10 @@ pub fn main() -> ExitCode {
         } => crate::cli_search::bench(depth_offset, threads),
         Command::Selfplay(args) => selfplay(&catalog, &args),
         Command::Values { variant } => values(&catalog, &variant),
+        Command::Openings(args) => catalog
+            .compile(&args.variant, &args.rules)
+            .and_then(|any| crate::arena::openings::run(&any, &args)),
+        Command::Match(args) => crate::arena::run(&args, cli.variants_file.as_deref()),
         Command::Variants => {
             for v in catalog.extra.iter().chain(variants::builtin()) {
                 say!(

@@ -14,6 +14,7 @@ macro_rules! say {
 }
 
 pub mod cli;
+pub mod arena;
 pub mod cli_search;
 pub mod core;
 pub mod eval;

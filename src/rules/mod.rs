@@ -15,6 +15,7 @@ pub mod perft;
 pub mod position;
 pub mod reserves;
 pub mod restraint;
+pub mod san;
 pub mod spec;
 pub mod stacks;
 pub mod turns;
