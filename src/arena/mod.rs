@@ -2,9 +2,18 @@
 //! with cutechess-cli's options, PGN output, Elo and SPRT; `kirin openings` writes
 //! balanced start positions for any game.
 
+pub mod engine;
+pub mod merge;
 pub mod openings;
+pub mod options;
 pub mod pgn;
+pub mod referee;
+pub mod report;
 pub mod stats;
+pub mod tournament;
+
+use crate::variants::{self, AnyGame};
+use crate::with_width;
 
 /// `kirin match`'s arguments: cutechess-cli's single-dash options, read by `options`.
 #[derive(clap::Args)]
@@ -14,6 +23,42 @@ pub struct MatchArgs {
     pub args: Vec<String>,
 }
 
-pub fn run(_args: &MatchArgs, _variants_file: Option<&std::path::Path>) -> Result<(), String> {
-    Err("not yet".into())
+/// Runs `kirin match` (or `kirin match --merge`).
+pub fn run(args: &MatchArgs, variants_file: Option<&std::path::Path>) -> Result<(), String> {
+    let cfg = options::parse(&args.args).map_err(|e| e.to_string())?;
+    if !cfg.merge.is_empty() {
+        return merge::run(&cfg);
+    }
+    let any = compile(&cfg, variants_file)?;
+    let standings = with_width!(&any, g => {
+        let openings = tournament::load_openings(g, &cfg)?;
+        let whole = options::MatchConfig { shard: None, ..cfg.clone() };
+        let total = tournament::schedule(&whole, openings.len()).len() as u64;
+        let shard = tournament::schedule(&cfg, openings.len());
+        let starts = tournament::Starts::new(g, &cfg)?;
+        tournament::play(g, &cfg, &openings, &starts, shard, total)?
+    });
+    say!("Finished match ({} games)", standings.games());
+    Ok(())
+}
+
+/// The game the match plays: `-variant` (cutechess's `standard` is kirin's `chess`) with
+/// `-rule` choices, from the built-in games or a `--variants-file`.
+fn compile(
+    cfg: &options::MatchConfig,
+    variants_file: Option<&std::path::Path>,
+) -> Result<AnyGame, String> {
+    let file = cfg.variants_file.as_deref().or(variants_file);
+    let (user_text, extra) = match file {
+        Some(path) => variants::load_file(path).map_err(|e| e.to_string())?,
+        None => (String::new(), Vec::new()),
+    };
+    let name = if engine::is_chess(&cfg.variant) {
+        "chess"
+    } else {
+        cfg.variant.as_str()
+    };
+    let spec = variants::find_with_rules(&extra, name, &cfg.rules, &user_text)
+        .map_err(|e| e.to_string())?;
+    AnyGame::new(&spec).map_err(|e| e.to_string())
 }
