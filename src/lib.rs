@@ -13,8 +13,8 @@ macro_rules! say {
     };
 }
 
-pub mod cli;
 pub mod arena;
+pub mod cli;
 pub mod cli_search;
 pub mod core;
 pub mod eval;

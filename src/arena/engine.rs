@@ -15,6 +15,9 @@ use thiserror::Error;
 const MAX_LINE: usize = 64 * 1024;
 /// How long an engine may take to end after `quit` before it is killed.
 const QUIT_GRACE: Duration = Duration::from_millis(500);
+/// The memory, in MiB, given to a CECP engine that asks (`feature memory=1`): XBoard's
+/// default order of size.
+const CECP_MEMORY_MB: u32 = 64;
 /// How long a CECP engine may stay silent after `protover 2` before it is taken to
 /// speak protocol version 1 (as cutechess and XBoard wait).
 const FEATURE_WAIT: Duration = Duration::from_secs(2);
@@ -251,6 +254,7 @@ pub struct History<'a> {
 struct Features {
     ping: bool,
     setboard: bool,
+    memory: bool,
     usermove: bool,
     variants: Option<Vec<String>>,
     myname: Option<String>,
@@ -403,6 +407,10 @@ impl Player {
                     self.features.setboard = on;
                     true
                 }
+                "memory" => {
+                    self.features.memory = on;
+                    true
+                }
                 "usermove" => {
                     self.features.usermove = on;
                     true
@@ -462,6 +470,11 @@ impl Player {
     }
 
     fn new_game_cecp(&mut self, variant: &str, fen: Option<&str>) -> Result<(), EngineError> {
+        // An engine that asks for its memory gets it before every game, as XBoard gives it
+        // (HaChu allocates its table, which its move legality needs, only then).
+        if self.features.memory {
+            self.process.send(&format!("memory {CECP_MEMORY_MB}"))?;
+        }
         self.process.send("new")?;
         if !is_chess(variant) {
             if let Some(list) = &self.features.variants

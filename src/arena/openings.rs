@@ -87,6 +87,10 @@ pub struct OpeningsArgs {
     /// Write to this file instead of standard output.
     #[arg(long)]
     pub output: Option<std::path::PathBuf>,
+    /// `epd`: one FEN a line; `pgn`: each opening as the moves from the start, for
+    /// engines that cannot be given a position (no CECP `setboard`, or a FEN of their own).
+    #[arg(long, default_value = "epd", value_parser = ["epd", "pgn"])]
+    pub format: String,
 }
 
 /// The search depth when neither `--depth` nor `--nodes` is given, for a board of
@@ -153,8 +157,10 @@ pub fn run(game: &AnyGame, args: &OpeningsArgs) -> Result<(), String> {
             uniform: args.uniform,
         };
         let started = Instant::now();
-        let summary = generate(g, &start, &config, &mut |fen| {
-            writeln!(out, "{fen}")
+        let pgn = args.format == "pgn";
+        let summary = generate(g, &start, &config, &mut |fen, turns| {
+            let text = if pgn { opening_pgn(g, &start, turns) } else { format!("{fen}\n") };
+            write!(out, "{text}")
                 .and_then(|()| out.flush())
                 .map_err(|e| format!("cannot write: {e}"))
         })?;
@@ -178,13 +184,16 @@ pub fn run(game: &AnyGame, args: &OpeningsArgs) -> Result<(), String> {
     })
 }
 
+/// Receives each opening found: its FEN and the turns that reached it from the start.
+pub type Emit<'a> = dyn FnMut(&str, &[Vec<crate::core::Move>]) -> Result<(), String> + 'a;
+
 /// Generates up to `config.count` openings from `start`, calling `emit` with each one's
 /// FEN as it is found, within `config.attempts` random lines.
 pub fn generate<const W: usize>(
     game: &Game<W>,
     start: &Position<W>,
     config: &Config,
-    emit: &mut dyn FnMut(&str) -> Result<(), String>,
+    emit: &mut Emit,
 ) -> Result<Summary, String> {
     let eval = Eval::new(game);
     let tt = Table::new(16);
@@ -197,7 +206,7 @@ pub fn generate<const W: usize>(
     };
     while summary.found < config.count && summary.attempts < config.attempts {
         summary.attempts += 1;
-        let Some(mut pos) = random_line(game, &eval, start, config, &mut rng) else {
+        let Some((mut pos, turns)) = random_line(game, &eval, start, config, &mut rng) else {
             continue;
         };
         if game.outcome(&mut pos).is_some() || seen.contains(&pos.key) {
@@ -218,40 +227,82 @@ pub fn generate<const W: usize>(
             continue;
         }
         seen.insert(pos.key);
-        emit(&pos.to_fen(game))?;
+        emit(&pos.to_fen(game), &turns)?;
         summary.found += 1;
     }
     Ok(summary)
 }
 
-/// `config.plies` random turns from `start`, or `None` if the game ends on the way.
+/// `config.plies` random turns from `start` and the position they reach, or `None` if
+/// the game ends on the way.
 fn random_line<const W: usize>(
     game: &Game<W>,
     eval: &Eval,
     start: &Position<W>,
     config: &Config,
     rng: &mut ChaCha8Rng,
-) -> Option<Position<W>> {
+) -> Option<(Position<W>, Vec<Vec<crate::core::Move>>)> {
     let mut pos = start.clone();
+    let mut turns = Vec::new();
     // A start in the middle of a turn first finishes it.
+    let mut turn = Vec::new();
     while game.turn_in_progress(&pos) {
         let m = random_action(game, eval, &mut pos, config.uniform, rng)?;
         pos.make(game, m);
+        turn.push(m);
+    }
+    if !turn.is_empty() {
+        turns.push(turn);
     }
     for _ in 0..config.plies {
         if game.outcome(&mut pos).is_some() {
             return None;
         }
         // One turn: its first action, then the rest until the turn is over.
+        let mut turn = Vec::new();
         loop {
             let m = random_action(game, eval, &mut pos, config.uniform, rng)?;
             pos.make(game, m);
+            turn.push(m);
             if !game.turn_in_progress(&pos) {
                 break;
             }
         }
+        turns.push(turn);
     }
-    Some(pos)
+    Some((pos, turns))
+}
+
+/// An opening as a PGN game: the moves from `start` in SAN (a `FEN` tag when `start`
+/// is not the variant's default start), result `*`.
+fn opening_pgn<const W: usize>(
+    game: &Game<W>,
+    start: &Position<W>,
+    turns: &[Vec<crate::core::Move>],
+) -> String {
+    use super::pgn::{PgnGame, PgnMove, write_pgn};
+    let mut pgn = PgnGame::default();
+    pgn.set_tag("Event", "kirin openings");
+    pgn.set_tag("Result", "*");
+    let default = game
+        .spec
+        .start_position("")
+        .and_then(|f| Position::from_fen(game, f).ok());
+    if default.as_ref() != Some(start) {
+        pgn.set_tag("FEN", start.to_fen(game));
+        pgn.set_tag("SetUp", "1");
+    }
+    pgn.set_tag("Variant", game.spec.name.clone());
+    let mut pos = start.clone();
+    for turn in turns {
+        let san = game.san(&mut pos, turn);
+        for &m in turn {
+            pos.make(game, m);
+        }
+        pgn.moves.push(PgnMove { san, comment: None });
+    }
+    pgn.result = "*".into();
+    write_pgn(&pgn)
 }
 
 /// A random legal action of `pos` (see the module's comment), or `None` if there is none.
@@ -448,7 +499,7 @@ mod tests {
                 uniform: false,
             };
             let mut fens = Vec::new();
-            let summary = generate(g, &start, &config, &mut |fen| {
+            let summary = generate(g, &start, &config, &mut |fen, _| {
                 fens.push(fen.to_string());
                 Ok(())
             })
@@ -500,7 +551,7 @@ mod tests {
                 uniform: true,
             };
             let mut fens = Vec::new();
-            generate(g, &start, &config, &mut |fen| {
+            generate(g, &start, &config, &mut |fen, _| {
                 fens.push(fen.to_string());
                 Ok(())
             })

@@ -672,6 +672,50 @@ Ff5 {-0.20/10 0.33s} 3. gxf5 {+1.52/12 0.44s} Wg8 {-1.40/11 0.40s}
         });
     }
 
+    /// A random game in every built-in variant, written in SAN and read back, replays
+    /// the same turns.
+    #[test]
+    fn random_games_of_every_variant_replay() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        for spec in crate::variants::builtin() {
+            let any = AnyGame::new(spec).unwrap();
+            with_width!(&any, game => {
+                let start = Position::from_fen(game, &game.spec.start).unwrap();
+                let mut pos = start.clone();
+                let mut pgn = PgnGame::default();
+                pgn.set_tag("FEN", game.spec.start.clone());
+                pgn.set_tag("SetUp", "1");
+                pgn.set_tag("Variant", spec.name.clone());
+                let mut played = Vec::new();
+                for i in 0..120 {
+                    if game.outcome(&mut pos).is_some() {
+                        break;
+                    }
+                    let mut list = crate::rules::MoveList::new();
+                    game.game_moves(&mut pos, &mut list);
+                    let Some(&first) = list.get(rng.gen_range(0..list.len().max(1))) else {
+                        break;
+                    };
+                    let turn = game.turns_of(&pos, &[first]).remove(0);
+                    let san = game.san(&mut pos, &turn);
+                    pgn.moves.push(mv(&san, (i % 3 == 0).then_some("+0.10/3 0.01s")));
+                    for &m in &turn {
+                        pos.make(game, m);
+                    }
+                    played.push(turn);
+                }
+                pgn.result = "*".into();
+                let text = write_pgn(&pgn);
+                let back = parse_pgn(&text).unwrap();
+                assert_eq!(back.len(), 1, "{text}");
+                assert_eq!(back[0].moves, pgn.moves, "{}", spec.name);
+                let (again, turns) = replay(game, &back[0], "").unwrap();
+                assert!(again == start);
+                assert_eq!(turns, played, "{}", spec.name);
+            });
+        }
+    }
+
     #[test]
     fn written_games_read_back() {
         let mut g = PgnGame::default();
