@@ -14,6 +14,7 @@ const LAYERS: &[&str] = &[
     "search",
     "protocol",
     "cli_search",
+    "arena",
     "cli",
 ];
 

@@ -30,7 +30,7 @@ if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then apt-get install -y -qq "${need[@]}" >/dev/null
   else sudo -n apt-get install -y -qq "${need[@]}" >/dev/null; fi
 fi
-OUT=target/matches
+OUT=${MATCH_OUT:-target/matches}
 mkdir -p "$OUT"
 
 # Openings: PGN move lines (every engine can take moves; Fairy-Max has no setboard,
@@ -45,8 +45,9 @@ run() { # name, then kirin match's words
   rm -f "$OUT/$name.pgn"
   echo "== $name: kirin match $*" | sed "s|$KIRIN|kirin|g"
   "$KIRIN" match "$@" -pgnout "$OUT/$name.pgn" -ratinginterval 0 >"$OUT/$name.log" 2>&1 || true
-  grep -E '^(Score of|White wins|Elo difference|Ptnml|SPRT|Finished match)' "$OUT/$name.log"
-  grep -h '^\[Termination' "$OUT/$name.pgn" | sort | uniq -c
+  grep -E '^(Score of|White wins|Elo difference|Ptnml|SPRT|Finished match)' "$OUT/$name.log" \
+    | tail -6 || true
+  grep -h '^\[Termination' "$OUT/$name.pgn" | sort | uniq -c || true
 }
 
 ROUNDS=$(( GAMES / 2 ))

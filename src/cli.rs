@@ -1,7 +1,7 @@
 //! The command line: `kirin perft`, `analyse`, `bench`, `selfplay`, `values` and
 //! `variants`; without a command, the UCI and XBoard protocols on standard input.
 
-use crate::rules::{Game, Position};
+use crate::rules::Game;
 use crate::search::MAX_THREADS;
 use crate::variants::{self, AnyGame};
 use crate::with_width;
@@ -9,8 +9,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// The game every command plays unless told otherwise (the README's).
-pub const DEFAULT_VARIANT: &str = "chu";
+pub use crate::cli_search::{DEFAULT_VARIANT, setup};
 
 #[derive(Parser)]
 #[command(
@@ -239,54 +238,6 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// Sets up a position from a variant's start (or a named start, or a FEN) and moves.
-pub fn setup<const W: usize>(
-    game: &Game<W>,
-    fen: Option<&str>,
-    start: Option<&str>,
-    moves: Option<&str>,
-) -> Result<Position<W>, String> {
-    let fen = match (fen, start) {
-        (Some(_), Some(_)) => return Err("give --fen or --start, not both".into()),
-        (Some(f), None) => f.to_string(),
-        (None, s) => game
-            .spec
-            .start_position(s.unwrap_or(""))
-            .ok_or_else(|| {
-                let names: Vec<&str> = game.spec.starts.iter().map(|(n, _)| n.as_str()).collect();
-                format!(
-                    "{} has no start position '{}' (named starts: {})",
-                    game.spec.name,
-                    s.unwrap_or(""),
-                    if names.is_empty() {
-                        "none".to_string()
-                    } else {
-                        names.join(", ")
-                    }
-                )
-            })?
-            .to_string(),
-    };
-    let mut pos = Position::from_fen(game, &fen).map_err(|e| format!("bad FEN: {e}"))?;
-    // Moves apart by spaces, or by `;` in a game of one action per turn (where `;` joins
-    // the actions of one turn, rules::turns).
-    let separators: &[char] = if game.multi_action {
-        &[' ']
-    } else {
-        &[' ', ';']
-    };
-    for text in moves
-        .unwrap_or("")
-        .split(separators)
-        .filter(|t| !t.is_empty())
-    {
-        for m in game.parse_turn(&mut pos, text).map_err(|e| e.to_string())? {
-            pos.make(game, m);
-        }
-    }
-    Ok(pos)
-}
-
 /// The variants a command may use: a user's definitions file (if any) and the built-in
 /// ones.
 struct Catalog {
@@ -331,12 +282,8 @@ fn selfplay(catalog: &Catalog, args: &SelfplayArgs) -> Result<(), String> {
             Some(text) => {
                 let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
                 let secs = |t: &str| {
-                    t.trim()
-                        .parse::<f64>()
-                        .ok()
-                        .filter(|v| v.is_finite() && *v >= 0.0 && *v < 1e6)
-                        .map(std::time::Duration::from_secs_f64)
-                        .ok_or_else(|| format!("--tc '{text}' is not SECONDS+INCREMENT"))
+                    crate::arena::options::seconds(t)
+                        .map_err(|_| format!("--tc '{text}' is not SECONDS+INCREMENT"))
                 };
                 crate::cli_search::TimeControl::Clock { base: secs(base)?, inc: secs(inc)? }
             }

@@ -1,4 +1,5 @@
-//! Command-line front ends of the search: `analyse`, `bench` and `selfplay`.
+//! Command-line front ends of the search (`analyse`, `bench`, `selfplay`), and what every
+//! command shares: the default game and setting up a position.
 
 use crate::core::{Move, MoveKind, WHITE, type_of_piece};
 use crate::eval::Eval;
@@ -12,6 +13,57 @@ use crate::search::{self, Info, score_text};
 use rand::{Rng, SeedableRng};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
+
+/// The game every command plays unless told otherwise (the README's).
+pub const DEFAULT_VARIANT: &str = "chu";
+
+/// Sets up a position from a variant's start (or a named start, or a FEN) and moves.
+pub fn setup<const W: usize>(
+    game: &Game<W>,
+    fen: Option<&str>,
+    start: Option<&str>,
+    moves: Option<&str>,
+) -> Result<Position<W>, String> {
+    let fen = match (fen, start) {
+        (Some(_), Some(_)) => return Err("give --fen or --start, not both".into()),
+        (Some(f), None) => f.to_string(),
+        (None, s) => game
+            .spec
+            .start_position(s.unwrap_or(""))
+            .ok_or_else(|| {
+                let names: Vec<&str> = game.spec.starts.iter().map(|(n, _)| n.as_str()).collect();
+                format!(
+                    "{} has no start position '{}' (named starts: {})",
+                    game.spec.name,
+                    s.unwrap_or(""),
+                    if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                )
+            })?
+            .to_string(),
+    };
+    let mut pos = Position::from_fen(game, &fen).map_err(|e| format!("bad FEN: {e}"))?;
+    // Moves apart by spaces, or by `;` in a game of one action per turn (where `;` joins
+    // the actions of one turn, rules::turns).
+    let separators: &[char] = if game.multi_action {
+        &[' ']
+    } else {
+        &[' ', ';']
+    };
+    for text in moves
+        .unwrap_or("")
+        .split(separators)
+        .filter(|t| !t.is_empty())
+    {
+        for m in game.parse_turn(&mut pos, text).map_err(|e| e.to_string())? {
+            pos.make(game, m);
+        }
+    }
+    Ok(pos)
+}
 
 /// A move for people: the piece letter, `-` or `x`, and the squares (`Ne5xe6xe7` for a
 /// Lion's double capture, `pass` for a pass).

@@ -27,7 +27,7 @@ pub struct MatchArgs {
 pub fn run(args: &MatchArgs, variants_file: Option<&std::path::Path>) -> Result<(), String> {
     let cfg = options::parse(&args.args).map_err(|e| e.to_string())?;
     if !cfg.merge.is_empty() {
-        return merge::run(&cfg);
+        return merge::run(&cfg, cfg.variants_file.as_deref().or(variants_file));
     }
     let any = compile(&cfg, variants_file)?;
     let standings = with_width!(&any, g => {
@@ -48,17 +48,30 @@ fn compile(
     cfg: &options::MatchConfig,
     variants_file: Option<&std::path::Path>,
 ) -> Result<AnyGame, String> {
-    let file = cfg.variants_file.as_deref().or(variants_file);
+    compile_variant(
+        &cfg.variant,
+        &cfg.rules,
+        cfg.variants_file.as_deref().or(variants_file),
+    )
+}
+
+/// Compiles the game named `name` (cutechess's `standard` is kirin's `chess`) with `rules`
+/// replaced, from the built-in games or a variants file.
+pub fn compile_variant(
+    name: &str,
+    rules: &[String],
+    file: Option<&std::path::Path>,
+) -> Result<AnyGame, String> {
     let (user_text, extra) = match file {
         Some(path) => variants::load_file(path).map_err(|e| e.to_string())?,
         None => (String::new(), Vec::new()),
     };
-    let name = if engine::is_chess(&cfg.variant) {
+    let name = if engine::is_chess(name) {
         "chess"
     } else {
-        cfg.variant.as_str()
+        name
     };
-    let spec = variants::find_with_rules(&extra, name, &cfg.rules, &user_text)
-        .map_err(|e| e.to_string())?;
+    let spec =
+        variants::find_with_rules(&extra, name, rules, &user_text).map_err(|e| e.to_string())?;
     AnyGame::new(&spec).map_err(|e| e.to_string())
 }

@@ -41,7 +41,7 @@ use std::time::Instant;
 )]
 pub struct OpeningsArgs {
     /// Variant name (see `kirin variants`; any case).
-    #[arg(long, default_value = crate::cli::DEFAULT_VARIANT)]
+    #[arg(long, default_value = crate::cli_search::DEFAULT_VARIANT)]
     pub variant: String,
     /// Sets one of the variant's rule options (see `kirin variants`); repeatable.
     #[arg(long = "rule", value_name = "KEY=VALUE")]
@@ -141,7 +141,7 @@ pub fn run(game: &AnyGame, args: &OpeningsArgs) -> Result<(), String> {
         None => Box::new(std::io::stdout().lock()),
     };
     crate::with_width!(game, g => {
-        let start = crate::cli::setup(g, args.fen.as_deref(), args.start.as_deref(), args.moves.as_deref())?;
+        let start = crate::cli_search::setup(g, args.fen.as_deref(), args.start.as_deref(), args.moves.as_deref())?;
         let depth = match (args.depth, args.nodes) {
             (Some(d), _) => Some(d),
             (None, Some(_)) => None,
@@ -488,7 +488,7 @@ mod tests {
         let spec = variants::find(variant).unwrap();
         let any = AnyGame::new(spec).unwrap();
         crate::with_width!(&any, g => {
-            let start = crate::cli::setup(g, None, None, None).unwrap();
+            let start = crate::cli_search::setup(g, None, None, None).unwrap();
             let config = Config {
                 count: 5,
                 plies: 8,
@@ -540,7 +540,7 @@ mod tests {
         let spec = variants::find("littlegreat").unwrap();
         let any = AnyGame::new(spec).unwrap();
         crate::with_width!(&any, g => {
-            let start = crate::cli::setup(g, None, None, None).unwrap();
+            let start = crate::cli_search::setup(g, None, None, None).unwrap();
             let config = Config {
                 count: 3,
                 plies: 12,

@@ -102,6 +102,11 @@ impl Standings {
         )
     }
 
+    /// The first engine's score in a two-engine match (cutechess's `Score of` line).
+    pub fn score_line(&self) -> Option<String> {
+        (self.names.len() == 2).then(|| self.lines().swap_remove(0))
+    }
+
     /// The score lines.
     pub fn print(&self) {
         for line in self.lines() {

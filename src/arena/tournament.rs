@@ -255,6 +255,10 @@ pub fn play<const W: usize>(
                     .is_multiple_of(u64::from(cfg.rating_interval))
             {
                 standings.print();
+            } else if let Some(line) = standings.score_line() {
+                // The score after every game, as cutechess prints it; the Elo, pair and
+                // SPRT lines every -ratinginterval games.
+                say!("{line}");
             }
             if standings.sprt_decided() {
                 stop.store(true, Ordering::Relaxed);

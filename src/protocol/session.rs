@@ -2,11 +2,12 @@
 //! position with the moves that led to it, and searches run on a background thread so
 //! that the protocol stays responsive.
 
-use crate::core::{Move, MoveKind, PerWidth, Wide};
+use crate::core::{Move, PerWidth, Wide};
 use crate::eval::Eval;
 use crate::rules::FenError;
 use crate::rules::fen::FenStyle;
 use crate::rules::notation::MoveTextError;
+pub use crate::rules::notation::{wire_move, wire_turn};
 use crate::rules::position::Undo;
 use crate::rules::spec::VariantSpec;
 use crate::rules::{Game, MoveList, Position};
@@ -193,30 +194,6 @@ impl<const W: usize> GameState<W> {
             done(&game, r);
         };
         search::spawn_search_thread(run)
-    }
-}
-
-/// A move as the protocols write it: coordinates with ranks from 1, multi-leg moves in the
-/// comma form, a pass as a step to its square and back, or `pass_text` where the protocol
-/// has a word for it (CECP's `@@@@`).
-pub fn wire_move<const W: usize>(game: &Game<W>, m: Move, pass_text: Option<&str>) -> String {
-    if m.kind() == MoveKind::Pass {
-        if let Some(t) = pass_text {
-            return t.to_string();
-        }
-        let g = &game.geo;
-        let (a, b) = (g.name(m.from()), g.name(m.aux()));
-        return format!("{a}{b},{b}{a}");
-    }
-    game.move_text(m)
-}
-
-/// A turn as the protocols write it: its one move as `wire_move` writes it, or the
-/// text of a turn of several actions (`rules::turns`).
-pub fn wire_turn<const W: usize>(game: &Game<W>, turn: &[Move], pass_text: Option<&str>) -> String {
-    match turn {
-        [m] => wire_move(game, *m, pass_text),
-        _ => game.turn_text(turn),
     }
 }
 

@@ -204,3 +204,27 @@ fn split_leg(leg: &str) -> Option<(&str, &str)> {
     let split = leg[1..].find(|c: char| c.is_ascii_lowercase())? + 1;
     Some((&leg[..split], &leg[split..]))
 }
+
+/// A move as the protocols write it: coordinates with ranks from 1, multi-leg moves in the
+/// comma form, a pass as a step to its square and back, or `pass_text` where the protocol
+/// has a word for it (CECP's `@@@@`).
+pub fn wire_move<const W: usize>(game: &Game<W>, m: Move, pass_text: Option<&str>) -> String {
+    if m.kind() == MoveKind::Pass {
+        if let Some(t) = pass_text {
+            return t.to_string();
+        }
+        let g = &game.geo;
+        let (a, b) = (g.name(m.from()), g.name(m.aux()));
+        return format!("{a}{b},{b}{a}");
+    }
+    game.move_text(m)
+}
+
+/// A turn as the protocols write it: its one move as `wire_move` writes it, or the
+/// text of a turn of several actions (`rules::turns`).
+pub fn wire_turn<const W: usize>(game: &Game<W>, turn: &[Move], pass_text: Option<&str>) -> String {
+    match turn {
+        [m] => wire_move(game, *m, pass_text),
+        _ => game.turn_text(turn),
+    }
+}

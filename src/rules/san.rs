@@ -17,7 +17,7 @@
 //!
 //! Every other turn (two-leg and multi-leg moves, passes, rule-defined moves, turns of
 //! several actions), and any move whose SAN would not read back as that move, is written
-//! in kirin's coordinate text (`protocol::session::wire_turn`), which `Game::parse_san`
+//! in kirin's coordinate text (`rules::notation::wire_turn`), which `Game::parse_san`
 //! reads as well.
 //!
 //! Read (`Game::parse_san`): trailing `!`, `?`, `e.p.`, `+` and `#` are annotations;
@@ -37,9 +37,9 @@
 //! the same least disambiguation; its SAN is kirin's SAN.
 
 use crate::core::{Move, MoveKind, type_of_piece};
-use crate::protocol::session::wire_turn;
 use crate::rules::game::Game;
 use crate::rules::movegen::MoveList;
+use crate::rules::notation::wire_turn;
 use crate::rules::position::Position;
 use crate::rules::spec::{RepetitionRule, Verdict};
 use thiserror::Error;
