@@ -193,23 +193,22 @@ pub fn play<const W: usize>(
     };
     let queue = Mutex::new(jobs.into_iter().collect::<VecDeque<Job>>());
     let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<(Job, Result<Finished, String>)>();
+    let (tx, rx) = mpsc::channel::<(Job, Option<Result<Finished, String>>)>();
     let mut failure = None;
     std::thread::scope(|scope| {
         for _ in 0..cfg.concurrency {
             let tx = tx.clone();
-            let (queue, stop, names) = (&queue, &stop, &names);
+            let (queue, stop) = (&queue, &stop);
             scope.spawn(move || {
                 while !stop.load(Ordering::Relaxed) {
                     let Some(job) = queue.lock().ok().and_then(|mut q| q.pop_front()) else {
                         return;
                     };
-                    say!(
-                        "Started game {} of {total} ({} vs {})",
-                        job.number,
-                        names[job.white],
-                        names[job.black]
-                    );
+                    // The main thread prints the start, so that a game's start never
+                    // comes before the previous game's end.
+                    if tx.send((job, None)).is_err() {
+                        return;
+                    }
                     let result = play_one(game, cfg, &openings[job.opening], starts, job);
                     // An engine failure without -recover stops the match before this worker
                     // takes another game (the main thread says why).
@@ -217,7 +216,7 @@ pub fn play<const W: usize>(
                     if failed && !cfg.recover {
                         stop.store(true, Ordering::Relaxed);
                     }
-                    if tx.send((job, result)).is_err() {
+                    if tx.send((job, Some(result))).is_err() {
                         return;
                     }
                     std::thread::sleep(cfg.wait);
@@ -226,6 +225,15 @@ pub fn play<const W: usize>(
         }
         drop(tx);
         for (job, result) in rx {
+            let Some(result) = result else {
+                say!(
+                    "Started game {} of {total} ({} vs {})",
+                    job.number,
+                    names[job.white],
+                    names[job.black]
+                );
+                continue;
+            };
             let finished = match result {
                 Ok(f) => f,
                 Err(e) => {
