@@ -213,7 +213,6 @@ impl Score {
 pub struct Thought {
     pub score: Option<Score>,
     pub depth: Option<u32>,
-    pub nodes: Option<u64>,
 }
 
 /// The engine's answer when asked to move.
@@ -257,7 +256,6 @@ struct Features {
     memory: bool,
     usermove: bool,
     variants: Option<Vec<String>>,
-    myname: Option<String>,
 }
 
 /// An engine, started and greeted, ready for games.
@@ -265,8 +263,6 @@ pub struct Player {
     pub cfg: EngineConfig,
     process: Process,
     features: Features,
-    /// The name the engine gave (`id name` / `myname`).
-    pub engine_name: Option<String>,
     /// UCI options the engine listed (names only), to say which `option.X` is unknown.
     uci_options: Vec<String>,
     /// UCI: the values of the `UCI_Variant` combo.
@@ -285,7 +281,6 @@ impl Player {
             cfg: cfg.clone(),
             process,
             features: Features::default(),
-            engine_name: None,
             uci_options: Vec::new(),
             uci_variants: Vec::new(),
             sent: 0,
@@ -345,9 +340,6 @@ impl Player {
             let mut words = line.split_whitespace();
             match words.next() {
                 Some("uciok") => return Ok(()),
-                Some("id") if words.next() == Some("name") => {
-                    self.engine_name = Some(words.collect::<Vec<_>>().join(" "));
-                }
                 Some("option") => self.read_uci_option(&line),
                 _ => {}
             }
@@ -418,11 +410,6 @@ impl Player {
                 "variants" => {
                     self.features.variants =
                         Some(value.split(',').map(|v| v.trim().to_string()).collect());
-                    true
-                }
-                "myname" => {
-                    self.features.myname = Some(value.clone());
-                    self.engine_name = Some(value.clone());
                     true
                 }
                 "done" => {
@@ -644,7 +631,6 @@ impl Player {
             let value = words[i + 1];
             match words[i] {
                 "depth" => self.thought.depth = value.parse().ok(),
-                "nodes" => self.thought.nodes = value.parse().ok(),
                 "score" if i + 2 < words.len() => {
                     let n = words[i + 2].parse().ok();
                     self.thought.score = match value {
@@ -727,8 +713,7 @@ impl Player {
         let Some(score) = words.next().and_then(|s| s.parse::<i32>().ok()) else {
             return;
         };
-        let _time = words.next();
-        let nodes = words.next().and_then(|n| n.parse().ok());
+        // Time and nodes follow; the referee keeps its own clock.
         let score = match score {
             s if s >= 100_000 => Score::Mate(s - 100_000),
             s if s <= -100_000 => Score::Mate(s + 100_000),
@@ -737,22 +722,15 @@ impl Player {
         self.thought = Thought {
             score: Some(score),
             depth: Some(depth),
-            nodes,
         };
     }
 
     /// Tells the engine how the game ended, then stops it.
     pub fn finish(mut self, result: Option<(&str, &str)>) {
-        let quit = match self.cfg.protocol {
-            Protocol::Uci => "quit",
-            Protocol::Cecp => {
-                if let Some((result, comment)) = result {
-                    let _ = self.process.send(&format!("result {result} {{{comment}}}"));
-                }
-                "quit"
-            }
-        };
-        self.process.stop(quit);
+        if let (Protocol::Cecp, Some((result, comment))) = (self.cfg.protocol, result) {
+            let _ = self.process.send(&format!("result {result} {{{comment}}}"));
+        }
+        self.process.stop("quit");
     }
 }
 

@@ -10,7 +10,7 @@
 use super::options::MatchConfig;
 use super::pgn::{PgnGame, parse_pgn, write_pgn};
 use super::report::Standings;
-use super::tournament::Job;
+use super::tournament::{Job, pair_of};
 use crate::variants::AnyGame;
 use crate::with_width;
 
@@ -57,7 +57,7 @@ pub fn run(cfg: &MatchConfig, variants_file: Option<&std::path::Path>) -> Result
                 number: *round,
                 white,
                 black,
-                pair: (round - 1) / u64::from(cfg.repeat),
+                pair: pair_of(*round, cfg.repeat),
                 opening: 0,
             },
             g.result.clone(),

@@ -158,8 +158,10 @@ pub fn run(game: &AnyGame, args: &OpeningsArgs) -> Result<(), String> {
         };
         let started = Instant::now();
         let pgn = args.format == "pgn";
+        // A start other than the variant's default goes into the games' FEN tag.
+        let fen_tag = crate::cli_search::setup(g, None, None, None).ok().as_ref() != Some(&start);
         let summary = generate(g, &start, &config, &mut |fen, turns| {
-            let text = if pgn { opening_pgn(g, &start, turns) } else { format!("{fen}\n") };
+            let text = if pgn { opening_pgn(g, &start, fen_tag, turns) } else { format!("{fen}\n") };
             write!(out, "{text}")
                 .and_then(|()| out.flush())
                 .map_err(|e| format!("cannot write: {e}"))
@@ -273,22 +275,19 @@ fn random_line<const W: usize>(
     Some((pos, turns))
 }
 
-/// An opening as a PGN game: the moves from `start` in SAN (a `FEN` tag when `start`
-/// is not the variant's default start), result `*`.
+/// An opening as a PGN game: the moves from `start` in SAN (with a `FEN` tag when
+/// `fen_tag`), result `*`.
 fn opening_pgn<const W: usize>(
     game: &Game<W>,
     start: &Position<W>,
+    fen_tag: bool,
     turns: &[Vec<crate::core::Move>],
 ) -> String {
     use super::pgn::{PgnGame, PgnMove, write_pgn};
     let mut pgn = PgnGame::default();
     pgn.set_tag("Event", "kirin openings");
     pgn.set_tag("Result", "*");
-    let default = game
-        .spec
-        .start_position("")
-        .and_then(|f| Position::from_fen(game, f).ok());
-    if default.as_ref() != Some(start) {
+    if fen_tag {
         pgn.set_tag("FEN", start.to_fen(game));
         pgn.set_tag("SetUp", "1");
     }

@@ -7,10 +7,9 @@
 use super::engine::{Clocks, EngineError, History, Player, Reply};
 use super::options::{DrawRule, EngineConfig, MatchConfig, Protocol, ResignRule};
 use super::pgn::{PgnGame, PgnMove};
-use crate::core::{Color, MoveKind};
+use crate::core::{Color, Move, WHITE};
 use crate::protocol::cecp::Ranks;
 use crate::rules::fen::FenStyle;
-use crate::rules::movegen::MoveList;
 use crate::rules::notation::wire_turn;
 use crate::rules::spec::Verdict;
 use crate::rules::{Game, Position};
@@ -86,7 +85,7 @@ struct Scores([Vec<Option<i32>>; 2]);
 
 impl Scores {
     /// True when the last `count` scores of `side` all satisfy `test`.
-    fn last(&self, side: usize, count: u32, test: impl Fn(i32) -> bool) -> bool {
+    fn last(&self, side: Color, count: u32, test: impl Fn(i32) -> bool) -> bool {
         let list = &self.0[side];
         let count = count.max(1) as usize;
         list.len() >= count
@@ -96,21 +95,11 @@ impl Scores {
     }
 }
 
-const COLOR_NAMES: [&str; 2] = ["White", "Black"];
-
-fn index(c: Color) -> usize {
-    if c == Color::White { 0 } else { 1 }
-}
-
 /// Plays one game to its end.
-pub fn play<const W: usize>(
-    game: &Game<W>,
-    cfg: &MatchConfig,
-    setup: Setup<W>,
-) -> Result<Finished, String> {
-    let mut referee = Referee::new(game, cfg, &setup)?;
+pub fn play<const W: usize>(game: &Game<W>, cfg: &MatchConfig, setup: Setup<W>) -> Finished {
+    let mut referee = Referee::new(game, cfg, &setup);
     let end = referee.run(&setup);
-    Ok(referee.finish(&setup, end))
+    referee.finish(&setup, end)
 }
 
 /// The end of a game: result, reason, termination.
@@ -122,9 +111,9 @@ struct End {
 }
 
 impl End {
-    fn win(winner: usize, termination: Termination, reason: String) -> End {
+    fn win(winner: Color, termination: Termination, reason: String) -> End {
         End {
-            result: if winner == 0 { "1-0" } else { "0-1" },
+            result: if winner == WHITE { "1-0" } else { "0-1" },
             termination,
             reason,
             failed: [false; 2],
@@ -132,8 +121,8 @@ impl End {
     }
 
     /// `side` loses by its engine's fault.
-    fn forfeit(side: usize, termination: Termination, reason: String) -> End {
-        let mut end = End::win(1 - side, termination, reason);
+    fn forfeit(side: Color, termination: Termination, reason: String) -> End {
+        let mut end = End::win(side.opposite(), termination, reason);
         end.failed[side] = matches!(
             termination,
             Termination::Abandoned | Termination::StalledConnection | Termination::TimeForfeit
@@ -167,16 +156,16 @@ struct Referee<'g, const W: usize> {
 }
 
 impl<'g, const W: usize> Referee<'g, W> {
-    fn new(game: &'g Game<W>, cfg: &'g MatchConfig, setup: &Setup<W>) -> Result<Self, String> {
+    fn new(game: &'g Game<W>, cfg: &'g MatchConfig, setup: &Setup<W>) -> Self {
         let clock = |e: &EngineConfig| Clock {
             left: e.tc.map_or(Duration::MAX, |tc| tc.base),
             moves: 0,
         };
-        Ok(Referee {
+        Referee {
             game,
             cfg,
             pos: setup.start.clone(),
-            fens: [0, 1].map(|side| {
+            fens: Color::ALL.map(|side| {
                 setup.from_fen[side].then(|| match setup.engines[side].protocol {
                     Protocol::Uci => setup.start.to_fen(game),
                     Protocol::Cecp => setup.start.to_fen_styled(game, FenStyle::Xboard),
@@ -188,16 +177,16 @@ impl<'g, const W: usize> Referee<'g, W> {
             moves: Vec::new(),
             scores: Scores::default(),
             started: Instant::now(),
-        })
+        }
     }
 
     /// Starts both engines, plays the book moves, then the game.
     fn run(&mut self, setup: &Setup<W>) -> End {
-        for (side, e) in setup.engines.into_iter().enumerate() {
+        for (side, e) in Color::ALL.into_iter().zip(setup.engines) {
             let debug = self
                 .cfg
                 .debug
-                .then(|| format!("{}({})", e.display_name(), COLOR_NAMES[side]));
+                .then(|| format!("{}({})", e.display_name(), side.name()));
             let started = Player::start(e, debug).and_then(|mut p| {
                 p.new_game(&setup.variant_names[side], self.fens[side].as_deref())
                     .map(|()| p)
@@ -224,16 +213,21 @@ impl<'g, const W: usize> Referee<'g, W> {
     /// The end the game's own rules give the position, if any.
     fn rules_end(&mut self) -> Option<End> {
         let o = self.game.outcome(&mut self.pos)?;
-        let mover = index(self.pos.side);
-        Some(match o.verdict {
-            Verdict::Draw => End::draw(Termination::Normal, format!("Draw by {}", o.reason)),
-            Verdict::Win => End::win(mover, Termination::Normal, win_reason(mover, o.reason)),
-            Verdict::Loss => End::win(
-                1 - mover,
-                Termination::Normal,
-                win_reason(1 - mover, o.reason),
-            ),
-        })
+        let winner = match o.verdict {
+            Verdict::Draw => {
+                return Some(End::draw(
+                    Termination::Normal,
+                    format!("Draw by {}", o.reason),
+                ));
+            }
+            Verdict::Win => self.pos.side,
+            Verdict::Loss => self.pos.side.opposite(),
+        };
+        Some(End::win(
+            winner,
+            Termination::Normal,
+            win_reason(winner, o.reason),
+        ))
     }
 
     /// `-maxmoves`, `-draw` and `-resign`.
@@ -253,7 +247,9 @@ impl<'g, const W: usize> Referee<'g, W> {
             score,
         }) = self.cfg.draw
             && full_moves >= movenumber
-            && (0..2).all(|s| self.scores.last(s, movecount, |x| x.abs() <= score))
+            && Color::ALL
+                .into_iter()
+                .all(|s| self.scores.last(s, movecount, |x| x.abs() <= score))
         {
             return Some(End::draw(
                 Termination::Adjudication,
@@ -266,14 +262,15 @@ impl<'g, const W: usize> Referee<'g, W> {
             twosided,
         }) = self.cfg.resign
         {
-            for side in 0..2 {
+            for side in Color::ALL {
+                let winner = side.opposite();
                 let losing = self.scores.last(side, movecount, |x| x <= -score);
-                let agreed = !twosided || self.scores.last(1 - side, movecount, |x| x >= score);
+                let agreed = !twosided || self.scores.last(winner, movecount, |x| x >= score);
                 if losing && agreed {
                     return Some(End::win(
-                        1 - side,
+                        winner,
                         Termination::Adjudication,
-                        format!("{} wins by adjudication", COLOR_NAMES[1 - side]),
+                        format!("{} wins by adjudication", winner.name()),
                     ));
                 }
             }
@@ -283,13 +280,13 @@ impl<'g, const W: usize> Referee<'g, W> {
 
     /// Asks the side to move for its move and plays it; `Some` when that ends the game.
     fn one_move(&mut self) -> Option<End> {
-        let side = index(self.pos.side);
+        let side = self.pos.side;
         let cfg = self.players[side].as_ref()?.cfg.clone();
         let clocks = cfg.tc.map(|tc| {
             let c = self.clocks[side];
             Clocks {
                 own: c.left,
-                opponent: self.clocks[1 - side]
+                opponent: self.clocks[side.opposite()]
                     .left
                     .min(Duration::from_secs(1_000_000)),
                 moves_to_go: (tc.moves > 0).then(|| tc.moves - c.moves % tc.moves),
@@ -299,7 +296,7 @@ impl<'g, const W: usize> Referee<'g, W> {
         let history = History {
             fen: self.fens[side].as_deref(),
             moves: &self.texts[side],
-            white_to_move: side == 0,
+            white_to_move: side == WHITE,
         };
         let asked = Instant::now();
         let player = self.players[side].as_mut()?;
@@ -320,9 +317,9 @@ impl<'g, const W: usize> Referee<'g, W> {
         }
         match reply {
             Reply::Resign => Some(End::win(
-                1 - side,
+                side.opposite(),
                 Termination::Normal,
-                format!("{} resigns", COLOR_NAMES[side]),
+                format!("{} resigns", side.name()),
             )),
             Reply::Claim { result, comment } => Some(self.claim(side, &result, &comment)),
             Reply::Move(text) => {
@@ -331,7 +328,7 @@ impl<'g, const W: usize> Referee<'g, W> {
                     Err(why) => {
                         let reason = format!(
                             "{} makes an illegal move: {text} ({why}; position {})",
-                            COLOR_NAMES[side],
+                            side.name(),
                             self.pos.to_fen(self.game)
                         );
                         return Some(End::forfeit(side, Termination::RulesInfraction, reason));
@@ -348,7 +345,7 @@ impl<'g, const W: usize> Referee<'g, W> {
     }
 
     /// The time `side` may take for this move, or `None` when no clock bounds it.
-    fn allowed(&self, cfg: &EngineConfig, side: usize) -> Option<Duration> {
+    fn allowed(&self, cfg: &EngineConfig, side: Color) -> Option<Duration> {
         let margin = cfg.time_margin;
         if cfg.tc.is_some() {
             return Some(self.clocks[side].left.saturating_add(margin));
@@ -357,7 +354,7 @@ impl<'g, const W: usize> Referee<'g, W> {
     }
 
     /// Charges `used` to `side`'s clock and adds the increment, or a new period.
-    fn tick(&mut self, side: usize, cfg: &EngineConfig, used: Duration) {
+    fn tick(&mut self, side: Color, cfg: &EngineConfig, used: Duration) {
         let Some(tc) = cfg.tc else { return };
         let clock = &mut self.clocks[side];
         clock.left = clock.left.saturating_sub(used) + tc.inc;
@@ -367,21 +364,21 @@ impl<'g, const W: usize> Referee<'g, W> {
         }
     }
 
-    fn time_loss(&self, side: usize, used: Duration, allowed: Duration) -> End {
+    fn time_loss(&self, side: Color, used: Duration, allowed: Duration) -> End {
         End::forfeit(
             side,
             Termination::TimeForfeit,
             format!(
                 "{} loses on time ({} ms used, {} ms allowed)",
-                COLOR_NAMES[side],
+                side.name(),
                 used.as_millis(),
                 allowed.as_millis()
             ),
         )
     }
 
-    fn engine_failed(&self, side: usize, e: EngineError, in_game: bool) -> End {
-        let name = COLOR_NAMES[side];
+    fn engine_failed(&self, side: Color, e: EngineError, in_game: bool) -> End {
+        let name = side.name();
         let (termination, reason) = match e {
             EngineError::Disconnected => (Termination::Abandoned, format!("{name} disconnects")),
             EngineError::Start { .. } => (Termination::Abandoned, format!("{name} {e}")),
@@ -403,13 +400,13 @@ impl<'g, const W: usize> Referee<'g, W> {
     /// Checks a result claim made instead of a move: the claimer's own loss is a
     /// resignation; any other claim must be what the rules say of the position, or the
     /// claimer forfeits.
-    fn claim(&mut self, side: usize, result: &str, comment: &str) -> End {
-        let own_loss = if side == 0 { "0-1" } else { "1-0" };
+    fn claim(&mut self, side: Color, result: &str, comment: &str) -> End {
+        let own_loss = if side == WHITE { "0-1" } else { "1-0" };
         if result == own_loss {
             return End::win(
-                1 - side,
+                side.opposite(),
                 Termination::Normal,
-                format!("{} resigns", COLOR_NAMES[side]),
+                format!("{} resigns", side.name()),
             );
         }
         match self.rules_end() {
@@ -419,63 +416,37 @@ impl<'g, const W: usize> Referee<'g, W> {
                 Termination::RulesInfraction,
                 format!(
                     "{} makes an invalid result claim: {result} {{{comment}}}",
-                    COLOR_NAMES[side]
+                    side.name()
                 ),
             ),
         }
     }
 
-    /// Reads an engine's move text as a legal turn of the position.
-    fn read_move(
-        &mut self,
-        cfg: &EngineConfig,
-        text: &str,
-    ) -> Result<Vec<crate::core::Move>, String> {
+    /// Reads an engine's move text as a legal turn of the position: coordinates (CECP's
+    /// with XBoard's rank numbering, its pass `@@@@`), or SAN as cutechess also takes it;
+    /// each action must be allowed where it is played (a repetition rule included).
+    fn read_move(&mut self, cfg: &EngineConfig, text: &str) -> Result<Vec<Move>, String> {
         let text = match cfg.protocol {
             Protocol::Uci => text.to_string(),
             Protocol::Cecp => Ranks::for_height(self.game.geo.height).from_wire(text),
         };
-        let mut legal = MoveList::new();
-        self.game.game_moves(&mut self.pos, &mut legal);
-        if text == "@@@@" {
-            return legal
-                .iter()
-                .copied()
-                .find(|m| m.kind() == MoveKind::Pass)
-                .map(|m| vec![m])
-                .ok_or_else(|| "no pass is legal here".to_string());
-        }
-        let turn = self
-            .game
-            .parse_turn(&mut self.pos, &text)
-            .map_err(|e| e.to_string())?;
-        // Each action must be among the legal ones where it is played (the parse also
-        // reads moves a repetition rule forbids).
-        let mut pos = self.pos.clone();
-        for &m in &turn {
-            let mut list = MoveList::new();
-            self.game.game_moves(&mut pos, &mut list);
-            if !list.contains(&m) {
-                return Err("not a legal move here".into());
-            }
-            pos.make(self.game, m);
-        }
-        Ok(turn)
+        self.game
+            .parse_san(&mut self.pos, &text)
+            .map_err(|e| e.to_string())
     }
 
     /// Plays a turn and writes it down for the PGN and for both engines.
-    fn record(&mut self, turn: &[crate::core::Move], san: String, comment: Option<String>) {
+    fn record(&mut self, turn: &[Move], san: String, comment: Option<String>) {
         let ranks = Ranks::for_height(self.game.geo.height);
-        for side in 0..2 {
-            let cecp = self.players[side]
+        for (texts, player) in self.texts.iter_mut().zip(&self.players) {
+            let cecp = player
                 .as_ref()
                 .is_some_and(|p| p.cfg.protocol == Protocol::Cecp);
-            let text = if cecp {
+            texts.push(if cecp {
                 ranks.to_wire(&wire_turn(self.game, turn, Some("@@@@")))
             } else {
                 wire_turn(self.game, turn, None)
-            };
-            self.texts[side].push(text);
+            });
         }
         for &m in turn {
             self.pos.make(self.game, m);
@@ -485,10 +456,8 @@ impl<'g, const W: usize> Referee<'g, W> {
 
     /// Stops the engines and writes the game.
     fn finish(&mut self, setup: &Setup<W>, end: End) -> Finished {
-        for side in 0..2 {
-            if let Some(p) = self.players[side].take() {
-                p.finish(Some((end.result, &end.reason)));
-            }
+        for p in self.players.iter_mut().filter_map(Option::take) {
+            p.finish(Some((end.result, &end.reason)));
         }
         let mut pgn = PgnGame::default();
         let names = [
@@ -535,10 +504,10 @@ impl<'g, const W: usize> Referee<'g, W> {
 }
 
 /// cutechess's words for a win by the rules.
-fn win_reason(winner: usize, reason: &str) -> String {
+fn win_reason(winner: Color, reason: &str) -> String {
     match reason {
-        "checkmate" => format!("{} mates", COLOR_NAMES[winner]),
-        _ => format!("{} wins by {reason}", COLOR_NAMES[winner]),
+        "checkmate" => format!("{} mates", winner.name()),
+        _ => format!("{} wins by {reason}", winner.name()),
     }
 }
 
@@ -606,7 +575,6 @@ mod tests {
         let t = super::super::engine::Thought {
             score: Some(super::super::engine::Score::Centipawns(35)),
             depth: Some(12),
-            nodes: None,
         };
         assert_eq!(
             move_comment(t, Duration::from_millis(510)),

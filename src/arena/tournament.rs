@@ -37,19 +37,13 @@ pub fn named_start<const W: usize>(
     game: &Game<W>,
     name: Option<&str>,
 ) -> Result<Position<W>, String> {
-    let fen = game
-        .spec
-        .start_position(name.unwrap_or(""))
-        .ok_or_else(|| {
-            let names: Vec<&str> = game.spec.starts.iter().map(|(n, _)| n.as_str()).collect();
-            format!(
-                "{} has no start position '{}' (named starts: {})",
-                game.spec.name,
-                name.unwrap_or(""),
-                names.join(", ")
-            )
-        })?;
-    Position::from_fen(game, fen).map_err(|e| e.to_string())
+    crate::cli_search::setup(game, None, name, None)
+}
+
+/// The pair a game belongs to: the use of an opening it is, counting `repeat` games a
+/// use, by its number in the whole match (from 1).
+pub fn pair_of(number: u64, repeat: u32) -> u64 {
+    (number - 1) / u64::from(repeat.max(1))
 }
 
 impl<const W: usize> Starts<W> {
@@ -90,16 +84,15 @@ pub fn schedule(cfg: &MatchConfig, openings: usize) -> Vec<Job> {
             .collect(),
     };
     let mut jobs = Vec::new();
-    let mut uses: u64 = 0;
     for _ in 0..cfg.rounds {
         for &(a, b) in &encounters {
             for g in 0..u64::from(cfg.games) {
-                let pair = uses / u64::from(cfg.repeat);
-                uses += 1;
+                let number = jobs.len() as u64 + 1;
+                let pair = pair_of(number, cfg.repeat);
                 let swap = !cfg.noswap && g % 2 == 1;
                 let (white, black) = if swap { (b, a) } else { (a, b) };
                 jobs.push(Job {
-                    number: jobs.len() as u64 + 1,
+                    number,
                     white,
                     black,
                     pair,
@@ -193,7 +186,8 @@ pub fn play<const W: usize>(
     };
     let queue = Mutex::new(jobs.into_iter().collect::<VecDeque<Job>>());
     let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<(Job, Option<Result<Finished, String>>)>();
+    // Each game sends `None` as it starts and its end when it is over.
+    let (tx, rx) = mpsc::channel::<(Job, Option<Finished>)>();
     let mut failure = None;
     std::thread::scope(|scope| {
         for _ in 0..cfg.concurrency {
@@ -209,14 +203,13 @@ pub fn play<const W: usize>(
                     if tx.send((job, None)).is_err() {
                         return;
                     }
-                    let result = play_one(game, cfg, &openings[job.opening], starts, job);
+                    let finished = play_one(game, cfg, &openings[job.opening], starts, job);
                     // An engine failure without -recover stops the match before this worker
                     // takes another game (the main thread says why).
-                    let failed = result.as_ref().map_or(true, |f| f.failed.contains(&true));
-                    if failed && !cfg.recover {
+                    if finished.failed.contains(&true) && !cfg.recover {
                         stop.store(true, Ordering::Relaxed);
                     }
-                    if tx.send((job, Some(result))).is_err() {
+                    if tx.send((job, Some(finished))).is_err() {
                         return;
                     }
                     std::thread::sleep(cfg.wait);
@@ -224,8 +217,8 @@ pub fn play<const W: usize>(
             });
         }
         drop(tx);
-        for (job, result) in rx {
-            let Some(result) = result else {
+        for (job, finished) in rx {
+            let Some(finished) = finished else {
                 say!(
                     "Started game {} of {total} ({} vs {})",
                     job.number,
@@ -233,14 +226,6 @@ pub fn play<const W: usize>(
                     names[job.black]
                 );
                 continue;
-            };
-            let finished = match result {
-                Ok(f) => f,
-                Err(e) => {
-                    failure = Some(format!("game {}: {e}", job.number));
-                    stop.store(true, Ordering::Relaxed);
-                    continue;
-                }
             };
             say!(
                 "Finished game {} ({} vs {}): {} {{{}}}",
@@ -301,7 +286,7 @@ fn play_one<const W: usize>(
     opening: &Opening<W>,
     starts: &Starts<W>,
     job: Job,
-) -> Result<Finished, String> {
+) -> Finished {
     let engines = [&cfg.engines[job.white], &cfg.engines[job.black]];
     let variant_name =
         |e: &super::options::EngineConfig| e.variant.clone().unwrap_or_else(|| cfg.variant.clone());

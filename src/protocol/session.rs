@@ -10,7 +10,7 @@ use crate::rules::notation::MoveTextError;
 pub use crate::rules::notation::{wire_move, wire_turn};
 use crate::rules::position::Undo;
 use crate::rules::spec::VariantSpec;
-use crate::rules::{Game, MoveList, Position};
+use crate::rules::{Game, Position};
 use crate::search::limits::Limits;
 use crate::search::tt::Table;
 use crate::search::{self, Context, Info, Progress, SearchResult};
@@ -110,14 +110,8 @@ impl<const W: usize> GameState<W> {
     /// legal in the game (repetition rule included).
     pub fn parse(&mut self, text: &str) -> Result<Vec<Move>, SessionError> {
         let turn = self.game.parse_turn(&mut self.pos, text)?;
-        let mut pos = self.pos.clone();
-        for &m in &turn {
-            let mut list = MoveList::new();
-            self.game.game_moves(&mut pos, &mut list);
-            if !list.contains(&m) {
-                return Err(SessionError::Repeats(text.to_string()));
-            }
-            pos.make(&self.game, m);
+        if !self.game.is_legal_turn(&self.pos, &turn) {
+            return Err(SessionError::Repeats(text.to_string()));
         }
         Ok(turn)
     }

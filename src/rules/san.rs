@@ -305,15 +305,7 @@ impl<const W: usize> Game<W> {
         }
         let mut p = pos.clone();
         p.make(self, first);
-        let mut next = MoveList::new();
-        for &m in rest {
-            self.game_moves(&mut p, &mut next);
-            if !next.contains(&m) {
-                return false;
-            }
-            p.make(self, m);
-        }
-        true
+        self.is_legal_turn(&p, rest)
     }
 
     /// The one move of `list` that the SAN `text` names.

@@ -112,6 +112,21 @@ impl<const W: usize> Game<W> {
         list.iter().copied().find(|&m| self.move_text(m).is_empty())
     }
 
+    /// Whether each action of `turn` is among the moves the game allows where it is
+    /// played (`game_moves`: a repetition rule included); true for no action.
+    pub fn is_legal_turn(&self, pos: &Position<W>, turn: &[Move]) -> bool {
+        let mut p = pos.clone();
+        let mut list = MoveList::new();
+        for &m in turn {
+            self.game_moves(&mut p, &mut list);
+            if !list.contains(&m) {
+                return false;
+            }
+            p.make(self, m);
+        }
+        true
+    }
+
     /// `line`, a sequence of actions from `pos`, cut into turns. The last turn is
     /// completed where the line stops in the middle of it (by the silent end, else by the
     /// first legal action), so that every turn can be played; a line that cannot be
