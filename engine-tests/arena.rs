@@ -150,7 +150,8 @@ fn overrunning_the_clock_loses_on_time_even_with_a_move() {
 fn a_hung_engine_loses_when_its_flag_falls_and_the_match_goes_on() {
     let mut w = fake("Hang", "uci", "hang");
     w.extend(fake("Mover", "uci", "e2e4"));
-    w.extend(words("-each tc=0.5+0 -games 2 -recover"));
+    // No -recover: a time loss does not stop a match (a crash or a stall does).
+    w.extend(words("-each tc=0.5+0 -games 2"));
     let run = run_match(&w);
     assert_eq!(run.code, 0, "{}", run.out);
     // Game 1: Hang has White and hangs; game 2: Mover plays e4 and Hang hangs as Black.

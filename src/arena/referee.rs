@@ -123,9 +123,11 @@ impl End {
     /// `side` loses by its engine's fault.
     fn forfeit(side: Color, termination: Termination, reason: String) -> End {
         let mut end = End::win(side.opposite(), termination, reason);
+        // A time loss is the engine's play, not its failure: the next game starts it
+        // afresh anyway, as it does every engine (cutechess plays on too).
         end.failed[side] = matches!(
             termination,
-            Termination::Abandoned | Termination::StalledConnection | Termination::TimeForfeit
+            Termination::Abandoned | Termination::StalledConnection
         );
         end
     }
