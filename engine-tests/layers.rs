@@ -15,6 +15,7 @@ const LAYERS: &[&str] = &[
     "protocol",
     "cli_search",
     "arena",
+    "tune",
     "cli",
 ];
 

@@ -244,6 +244,7 @@ fn check_position<const W: usize>(
     })?;
 
     legal_is_safe_pseudo(g, pos, &list)?;
+    captures_are_the_tactical_legal_moves(g, pos, &list)?;
 
     let mut order: Vec<usize> = (0..list.len()).collect();
     order.shuffle(rng);
@@ -265,6 +266,40 @@ fn check_position<const W: usize>(
     ensure(*pos == before, || {
         "asking for the outcome changed the position".into()
     })
+}
+
+/// Quiescence's generator (`legal_captures`) lists only legal moves, and among them every
+/// legal move that captures or promotes.
+fn captures_are_the_tactical_legal_moves<const W: usize>(
+    g: &Game<W>,
+    pos: &mut Position<W>,
+    legal: &MoveList,
+) -> Check {
+    let mut captures = MoveList::new();
+    g.legal_captures(pos, &mut captures);
+    let all: HashSet<u32> = legal.iter().map(|m| m.bits()).collect();
+    let listed: HashSet<u32> = captures.iter().map(|m| m.bits()).collect();
+    for &m in &captures {
+        ensure(all.contains(&m.bits()), || {
+            format!("legal_captures lists {}, not a legal move", g.move_text(m))
+        })?;
+    }
+    let us = pos.side;
+    let takes = |m: Move| match m.kind() {
+        MoveKind::EnPassant | MoveKind::TwoLeg | MoveKind::MultiLeg => true,
+        MoveKind::Normal | MoveKind::DoubleStep => {
+            pos.board[m.to()] != 0 && color_of(pos.board[m.to()]) != us
+        }
+        _ => false,
+    };
+    for &m in legal {
+        if (takes(m) || m.promotes_to().is_some()) && m.kind() != MoveKind::Rule {
+            ensure(listed.contains(&m.bits()), || {
+                format!("legal_captures misses {}", g.move_text(m))
+            })?;
+        }
+    }
+    Ok(())
 }
 
 /// In a game without rule extensions, the legal moves are exactly the pseudo-legal moves

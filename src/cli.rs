@@ -1,5 +1,5 @@
-//! The command line: `kirin perft`, `analyse`, `bench`, `selfplay`, `values` and
-//! `variants`; without a command, the UCI and XBoard protocols on standard input.
+//! The command line: `kirin perft`, `analyse`, `bench`, `selfplay`, `openings`, `match`,
+//! `datagen`, `tune`, `values` and `variants`; without a command, the UCI and XBoard protocols on standard input.
 
 use crate::rules::Game;
 use crate::search::MAX_THREADS;
@@ -62,7 +62,14 @@ enum Command {
     /// cutechess-cli's options: `kirin match -engine cmd=A -engine cmd=B -each tc=10+0.1
     /// -variant courier -games 20` (docs/match.md).
     Match(crate::arena::MatchArgs),
-    /// Prints the piece values kirin derives for a variant.
+    /// Writes training positions for `kirin tune`: quiet positions of self-play games at a
+    /// fixed node count per move, with the game's result and the searched score.
+    Datagen(crate::tune::datagen::DatagenArgs),
+    /// Fits a variant's evaluation parameters to `kirin datagen`'s positions (Texel's
+    /// method) and prints them as a `[variant.eval]` section (docs/tuning.md).
+    Tune(crate::tune::texel::TuneArgs),
+    /// Prints the piece values of a variant (its `[variant.eval]` values where it has
+    /// them, else the values kirin derives from the moves).
     Values {
         #[arg(long, default_value = DEFAULT_VARIANT)]
         variant: String,
@@ -210,6 +217,12 @@ pub fn main() -> ExitCode {
             .compile(&args.variant, &args.rules)
             .and_then(|any| crate::arena::openings::run(&any, &args)),
         Command::Match(args) => crate::arena::run(&args, cli.variants_file.as_deref()),
+        Command::Datagen(args) => catalog
+            .compile(&args.variant, &args.rules)
+            .and_then(|any| crate::tune::datagen::run(&any, &args)),
+        Command::Tune(args) => catalog
+            .compile(&args.variant, &args.rules)
+            .and_then(|any| crate::tune::texel::run(&any, &args)),
         Command::Variants => {
             for v in catalog.extra.iter().chain(variants::builtin()) {
                 say!(

@@ -281,47 +281,47 @@ pub const BENCH: &[BenchPosition] = &[
     BenchPosition {
         variant: "chess",
         fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        depth: 11,
+        depth: 15,
     },
     BenchPosition {
         variant: "chess",
         fen: "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        depth: 8,
+        depth: 12,
     },
     BenchPosition {
         variant: "courier",
         fen: "rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/RNEBMK1WBENR w - - 0 1",
-        depth: 10,
+        depth: 14,
     },
     BenchPosition {
         variant: "courier",
         fen: "r3mkewbe1r/1pp5ppp1/2nppbfp1n2/p4pp4p/P4PP4P/3PP1FP1N2/RPPN4PPP1/2EBMK1WBE1R w - - 3 11",
-        depth: 8,
+        depth: 12,
     },
     BenchPosition {
         variant: "modern-courier",
         fen: "rnebwfkmbenr/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/RNEBWFKMBENR w - - 0 1",
-        depth: 9,
+        depth: 13,
     },
     BenchPosition {
         variant: "sho",
         fen: "lnsgkgsnl/1r2e2b1/ppppppppp/9/9/9/PPPPPPPPP/1B2E2R1/LNSGKGSNL w 0 1",
-        depth: 9,
+        depth: 13,
     },
     BenchPosition {
         variant: "sho",
         fen: "ln2g3l/2r1eskb1/pp2s1n1p/3pg2P1/4pp3/2pG1P3/PP1PS3P/1B1SG1R2/LN2K2NL w - - 0 25",
-        depth: 8,
+        depth: 12,
     },
     BenchPosition {
         variant: "duodecimal",
         fen: "rnubckqfbunr/pppppppppppp/12/12/12/12/12/12/12/12/PPPPPPPPPPPP/RNUBCKQFBUNR w - - 0 1",
-        depth: 8,
+        depth: 12,
     },
     BenchPosition {
         variant: "chu",
         fen: "lfcsgekgscfl/a1b1txot1b1a/mvrhdqndhrvm/pppppppppppp/3i4i3/12/12/3I4I3/PPPPPPPPPPPP/MVRHDNQDHRVM/A1B1TOXT1B1A/LFCSGKEGSCFL w 0 1",
-        depth: 7,
+        depth: 11,
     },
 ];
 

@@ -3,7 +3,8 @@
 //! - [`core`]: bitboards over any number of 64-bit lanes, board geometry, moves;
 //! - [`rules`]: Betza piece descriptions compiled into tables, positions, move
 //!   generation, FEN, notation, perft;
-//! - [`variants`]: the games, defined as data.
+//! - [`variants`]: the games, defined as data;
+//! - [`tune`]: training positions from self-play and the fit of the evaluation's numbers.
 
 /// Prints a line to standard output; a closed pipe (`kirin analyse | head -1`) ends the
 /// process quietly instead of panicking (`protocol::say`).
@@ -21,4 +22,5 @@ pub mod eval;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod tune;
 pub mod variants;

@@ -14,6 +14,11 @@ use crate::rules::betza::Mode;
 use crate::rules::game::Game;
 use crate::rules::position::Position;
 use crate::rules::reserves::PRISONERS;
+use crate::rules::spec::FEW_PIECES;
+pub use params::Params;
+
+pub mod features;
+pub mod params;
 
 /// Centipawns per expected move.
 const VALUE_PER_MOVE: f64 = 57.0;
@@ -58,8 +63,20 @@ pub struct Eval {
     /// `pst[piece * squares + sq]`: value plus positional bonus of a piece on a square.
     pst: Vec<i32>,
     squares: usize,
-    /// Piece indices that slide (for mobility).
-    sliders: Vec<bool>,
+    /// Per piece index: centipawns per square its slides reach (0: not counted, as for
+    /// every piece that does not slide).
+    mobility: Vec<i32>,
+    /// Per friendly piece next to a lone royal.
+    shelter: i32,
+    /// For the side to move.
+    pub tempo: i32,
+    /// For a side with exactly 1, 2, 3 non-royal pieces...
+    few_pieces: [i32; FEW_PIECES],
+    /// ...counted only when some weight is not 0 (games with a bare-king rule).
+    few_pieces_count: bool,
+    /// The numbers the tables were built from (the tuner's feature extraction reads
+    /// them).
+    params: Params,
     /// Per square: the square and its king-step neighbours (royal shelter).
     neighbours: Vec<Vec<u16>>,
     /// Per square: the mop-up bonus of a lone royal there (nearer edge and corner, more).
@@ -69,50 +86,32 @@ pub struct Eval {
 }
 
 impl Eval {
+    /// The game's evaluation: its `[variant.eval]` numbers, the derived ones for the rest.
     pub fn new<const W: usize>(game: &Game<W>) -> Eval {
-        let values: Vec<i32> = (0..game.types).map(|t| piece_value(game, t)).collect();
+        Eval::with_params(game, &Params::of(game))
+    }
+
+    /// The evaluation of `game` with the numbers `params` (the tuner's).
+    pub fn with_params<const W: usize>(game: &Game<W>, params: &Params) -> Eval {
+        let values: Vec<i32> = params.pieces.iter().map(|p| p.value).collect();
         let n = game.squares;
         let g = &game.geo;
         let mut pst = vec![0; 2 * game.types * n];
-        let (cx, cy) = ((g.width as f64 - 1.0) / 2.0, (g.height as f64 - 1.0) / 2.0);
-        let max_d = cx + cy;
         for pc in 0..2 * game.types {
-            let t = type_of_piece(pc);
+            let p = &params.pieces[type_of_piece(pc)];
             let color = color_of_piece(pc);
-            let value = values[t];
-            let promo_gain = game.promotions[pc]
-                .as_ref()
-                .map(|p| {
-                    p.choices
-                        .iter()
-                        .map(|&c| values[type_of_piece(c)] - value)
-                        .max()
-                        .unwrap_or(0)
-                        .max(0)
-                })
-                .unwrap_or(0);
             for sq in (0..n).filter(|&s| !g.holes[s]) {
-                let (f, r) = (g.file(sq) as f64, g.rank(sq) as f64);
-                let centre = 1.0 - ((f - cx).abs() + (r - cy).abs()) / max_d.max(1.0);
-                let mut bonus = if game.is_royal[pc] && game.uses_check() {
-                    0.0
-                } else {
-                    value as f64 * 0.1 * centre
-                };
-                if promo_gain > 0 {
-                    let own = if color == WHITE {
-                        r
-                    } else {
-                        g.height as f64 - 1.0 - r
-                    };
-                    let progress = own / (g.height as f64 - 1.0);
-                    bonus += promo_gain as f64 * 0.25 * progress * progress;
-                }
-                pst[pc * n + sq] = value + bonus.round() as i32;
+                let progress = progress(game, color, sq);
+                // Summed in this order, and rounded once, as before the numbers were
+                // parameters: an untuned game keeps exactly its old table.
+                let bonus = p.centre * centre(game, sq)
+                    + p.advance * progress
+                    + p.promotion * progress * progress;
+                pst[pc * n + sq] = p.value + bonus.round() as i32;
             }
         }
-        let sliders = (0..2 * game.types)
-            .map(|pc| !game.tables[pc].slides.is_empty())
+        let mobility = (0..2 * game.types)
+            .map(|pc| params.pieces[type_of_piece(pc)].mobility)
             .collect();
         let neighbours = (0..n)
             .map(|sq| {
@@ -141,7 +140,12 @@ impl Eval {
             values,
             pst,
             squares: n,
-            sliders,
+            mobility,
+            shelter: params.shelter,
+            tempo: params.tempo,
+            few_pieces: params.few_pieces,
+            few_pieces_count: params.few_pieces.iter().any(|&w| w != 0),
+            params: params.clone(),
             neighbours,
             cornered,
             span: g.width.max(g.height) as i32 - 1,
@@ -176,12 +180,8 @@ impl Eval {
                     continue;
                 }
                 score[color] += self.pst[pc * self.squares + sq];
-                if self.sliders[pc] {
-                    let mut reach = 0;
-                    for s in &game.tables[pc].slides {
-                        reach += (game.slide_targets(s, sq, occ) & limit).andnot(own).count();
-                    }
-                    score[color] += MOBILITY * reach as i32;
+                if self.mobility[pc] != 0 {
+                    score[color] += self.mobility[pc] * slide_reach(game, pc, sq, occ, limit, own);
                 }
             }
         }
@@ -201,10 +201,29 @@ impl Eval {
                     .iter()
                     .filter(|&&n| pos.by_color[color].has(n as usize))
                     .count();
-                *s += SHELTER * shelter as i32;
+                *s += self.shelter * shelter as i32;
+            }
+            if self.few_pieces_count {
+                *s += self.few_pieces_of(pos, color, royals);
             }
         }
-        score[pos.side] - score[pos.side.opposite()] + TEMPO
+        score[pos.side] - score[pos.side.opposite()] + self.tempo
+    }
+
+    /// The `few_pieces` weight of a side with `royals` (its royal pieces on the board):
+    /// the one for its number of other pieces, 0 for none or more than `FEW_PIECES`.
+    #[inline]
+    fn few_pieces_of<const W: usize>(
+        &self,
+        pos: &Position<W>,
+        color: Color,
+        royals: Bitboard<W>,
+    ) -> i32 {
+        let others = pos.by_color[color].andnot(royals).count() as usize;
+        match others {
+            1..=FEW_PIECES => self.few_pieces[others - 1],
+            _ => 0,
+        }
     }
 
     /// Pieces in a side's reserve count at their value: a drop can put them anywhere.
@@ -310,6 +329,46 @@ impl Eval {
     }
 }
 
+/// The squares piece `pc` on `sq` reaches by its slides, through `occ`, within `limit`,
+/// not onto its own pieces `own` (the evaluation's mobility).
+#[inline]
+fn slide_reach<const W: usize>(
+    game: &Game<W>,
+    pc: usize,
+    sq: usize,
+    occ: Bitboard<W>,
+    limit: Bitboard<W>,
+    own: Bitboard<W>,
+) -> i32 {
+    let mut reach = 0;
+    for s in &game.tables[pc].slides {
+        reach += (game.slide_targets(s, sq, occ) & limit).andnot(own).count();
+    }
+    reach as i32
+}
+
+/// How central `sq` is: 1 on the centre, falling linearly with the distance (files plus
+/// ranks) to 0 at the corners.
+fn centre<const W: usize>(game: &Game<W>, sq: usize) -> f64 {
+    let g = &game.geo;
+    let (cx, cy) = ((g.width as f64 - 1.0) / 2.0, (g.height as f64 - 1.0) / 2.0);
+    let max_d = cx + cy;
+    let (f, r) = (g.file(sq) as f64, g.rank(sq) as f64);
+    1.0 - ((f - cx).abs() + (r - cy).abs()) / max_d.max(1.0)
+}
+
+/// How far `sq` is advanced for `color`: 0 on its own first rank, 1 on the far rank.
+fn progress<const W: usize>(game: &Game<W>, color: Color, sq: usize) -> f64 {
+    let g = &game.geo;
+    let r = g.rank(sq) as f64;
+    let own = if color == WHITE {
+        r
+    } else {
+        g.height as f64 - 1.0 - r
+    };
+    own / (g.height as f64 - 1.0)
+}
+
 /// The mobility-derived value of piece type `t` (White's tables).
 fn piece_value<const W: usize>(game: &Game<W>, t: usize) -> i32 {
     let pc = piece_index(t, WHITE);
@@ -382,7 +441,7 @@ mod tests {
             assert!((800..1000).contains(&v("q")), "queen {}", v("q"));
             assert!((60..130).contains(&v("p")), "pawn {}", v("p"));
             let pos = Position::from_fen(g, &g.spec.start).unwrap();
-            assert_eq!(e.evaluate(g, &pos), TEMPO, "the start is symmetric: only having the move counts");
+            assert_eq!(e.evaluate(g, &pos), e.tempo, "the start is symmetric: only having the move counts");
         });
     }
 
@@ -417,12 +476,16 @@ mod tests {
             assert_eq!(fers, corner);
             assert_eq!(mop("k10b/12/12/12/12/12/12/1R4K5 w - - 0 1", WHITE), 0);
             assert_eq!(mop("k8fff/12/12/12/12/12/12/1RRRR1K5 w - - 0 1", WHITE), 0);
-            // The evaluation carries it, seen from the bare side to move.
+            // The evaluation carries it, seen from the bare side to move (beside the
+            // bare King's own table entry on the two squares, which a tuned King may
+            // have).
             let black = |fen: &str| e.evaluate(g, &Position::from_fen(g, fen).unwrap());
+            let king = piece_index(g.spec.piece_index("k").unwrap(), BLACK) * e.squares;
+            let (a8, f5) = (g.geo.parse_square("a8").unwrap(), g.geo.parse_square("f5").unwrap());
             assert_eq!(
                 black("k11/12/12/12/12/12/12/1R4K5 b - - 0 1")
                     - black("12/12/12/5k6/12/12/12/1R4K5 b - - 0 1"),
-                centre - corner
+                centre - corner + e.pst[king + a8] - e.pst[king + f5]
             );
         });
     }

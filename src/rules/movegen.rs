@@ -204,15 +204,32 @@ impl<const W: usize> Game<W> {
     pub fn pseudo_moves(&self, pos: &Position<W>, list: &mut MoveList) {
         // Two copies of the piece loop: games without a restraint rule pay nothing for it.
         if self.restraint_now(pos) {
-            self.piece_moves::<true>(pos, list);
+            self.piece_moves::<true, false>(pos, list);
         } else {
-            self.piece_moves::<false>(pos, list);
+            self.piece_moves::<false, false>(pos, list);
         }
     }
 
-    /// The pseudo-legal moves, `RESTRAINED` telling whether a rule restrains pieces.
+    /// The pseudo-legal moves that may capture or promote, for quiescence: every move of
+    /// `pseudo_moves` that takes a piece or promotes is among them (with some that do
+    /// neither: a promoting piece's and a bent or multi-leg piece's other moves), and
+    /// none of the plain moves to empty squares, castlings or drops.
+    pub fn pseudo_captures(&self, pos: &Position<W>, list: &mut MoveList) {
+        if self.restraint_now(pos) {
+            self.piece_moves::<true, true>(pos, list);
+        } else {
+            self.piece_moves::<false, true>(pos, list);
+        }
+    }
+
+    /// The pseudo-legal moves, `RESTRAINED` telling whether a rule restrains pieces, and
+    /// `CAPTURES` asking for the captures and promotions (`pseudo_captures`).
     #[inline(always)]
-    fn piece_moves<const RESTRAINED: bool>(&self, pos: &Position<W>, list: &mut MoveList) {
+    fn piece_moves<const RESTRAINED: bool, const CAPTURES: bool>(
+        &self,
+        pos: &Position<W>,
+        list: &mut MoveList,
+    ) {
         let us = pos.side;
         let own = pos.by_color[us];
         let enemy = pos.by_color[us.opposite()];
@@ -246,6 +263,9 @@ impl<const W: usize> Game<W> {
                 }
                 if tab.has_specials {
                     for s in &tab.specials[from] {
+                        if CAPTURES && s.double_step {
+                            continue;
+                        }
                         let to = s.to as usize;
                         let fits = match s.mode {
                             Mode::Both => !own.has(to),
@@ -264,6 +284,9 @@ impl<const W: usize> Game<W> {
                 }
                 if let Some(limit) = limit {
                     targets &= limit;
+                }
+                if CAPTURES && self.promotions[pc].is_none() {
+                    targets &= enemy;
                 }
                 if self.promotions[pc].is_some() {
                     for to in targets {
@@ -284,6 +307,9 @@ impl<const W: usize> Game<W> {
         }
         if pos.ep.any() {
             self.en_passant_moves(pos, list);
+        }
+        if CAPTURES {
+            return;
         }
         if pos.castling >> (2 * us.index()) & 3 != 0 {
             self.castling_moves(pos, list);
@@ -548,6 +574,23 @@ impl<const W: usize> Game<W> {
     /// attacked; a side with several royals may (the Crown Prince rule); a side with no
     /// royal has lost and has no moves, unless a rule gives it one back (succession).
     pub fn legal_moves(&self, pos: &mut Position<W>, list: &mut MoveList) {
+        self.legal_moves_of::<false>(pos, list);
+    }
+
+    /// The legal moves among those of `pseudo_captures` (with the rules' own moves):
+    /// every legal capture and promotion, and some other legal moves. For quiescence,
+    /// which then keeps the moves it calls tactical: legality is tested for these only.
+    pub fn legal_captures(&self, pos: &mut Position<W>, list: &mut MoveList) {
+        // A rule that adds legal moves may add them by what else is legal (Tamerlane's
+        // swap out of a position without another move): it sees all of them.
+        if self.rules.legal_moves {
+            self.legal_moves_of::<false>(pos, list);
+        } else {
+            self.legal_moves_of::<true>(pos, list);
+        }
+    }
+
+    fn legal_moves_of<const CAPTURES: bool>(&self, pos: &mut Position<W>, list: &mut MoveList) {
         list.clear();
         let us = pos.side;
         let royals = pos.royals(self, us);
@@ -561,7 +604,11 @@ impl<const W: usize> Game<W> {
             self.rule_follow_ups(pos, list);
             return;
         }
-        self.pseudo_moves(pos, list);
+        if CAPTURES {
+            self.pseudo_captures(pos, list);
+        } else {
+            self.pseudo_moves(pos, list);
+        }
         if !self.rules.is_empty() {
             self.rule_moves(pos, list);
         }

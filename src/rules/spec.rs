@@ -107,6 +107,67 @@ pub enum Problem {
     /// A board larger than the bitboard width it was compiled for.
     #[error("{squares} squares do not fit {lanes} lanes")]
     TooWide { squares: usize, lanes: usize },
+    /// A `[variant.eval]` section kirin cannot use.
+    #[error("eval: {0}")]
+    Eval(#[from] EvalProblem),
+}
+
+/// What is wrong with a `[variant.eval]` section (its numbers are untrusted input: every
+/// one is checked here, so that the evaluation built from them cannot misbehave).
+#[derive(Debug, Error, PartialEq)]
+pub enum EvalProblem {
+    /// A piece entry for a letter the game has no piece for.
+    #[error("no piece has the letter '{letter}' (letters: {})", known.join(" "))]
+    UnknownLetter { letter: String, known: Vec<String> },
+    /// A number outside what the key allows.
+    #[error("{key} = {value} is not between {min} and {max}")]
+    OutOfRange {
+        key: String,
+        value: f64,
+        min: f64,
+        max: f64,
+    },
+    /// `few_pieces` with more weights than kirin has terms for.
+    #[error("few_pieces has {given} weights; at most {max} (for 1, 2, ... non-royal pieces)")]
+    TooManyFewPieces { given: usize, max: usize },
+    /// `few_pieces` in a game where a bared side plays on: the term would never count.
+    #[error("few_pieces needs a bare_king rule other than play (a side about to be bared)")]
+    FewPiecesWithoutBareRule,
+}
+
+/// The most `few_pieces` weights: for a side with 1, 2 or 3 non-royal pieces.
+pub const FEW_PIECES: usize = 3;
+
+/// Tuned evaluation numbers of one piece type (`[variant.eval.pieces]`); a missing
+/// number keeps the value the evaluation derives.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PieceEval {
+    /// Centipawns.
+    pub value: Option<i32>,
+    /// Centipawns on the centre square, falling linearly to 0 at the corners.
+    pub centre: Option<f64>,
+    /// Centipawns on the far rank, growing linearly with the advance.
+    pub advance: Option<f64>,
+    /// Centipawns on the far rank, growing with the square of the advance (promotion
+    /// progress).
+    pub promotion: Option<f64>,
+    /// Centipawns per square a sliding move reaches.
+    pub mobility: Option<i32>,
+}
+
+/// A variant's `[variant.eval]` section: tuned evaluation parameters. Empty when the
+/// definition has none, and the evaluation then derives every number itself.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EvalSpec {
+    /// Per piece type (indices of `VariantSpec::pieces`); `None`: derived.
+    pub pieces: Vec<Option<PieceEval>>,
+    /// Centipawns per friendly piece next to a lone royal.
+    pub shelter: Option<i32>,
+    /// Centipawns for having the move.
+    pub tempo: Option<i32>,
+    /// Centipawns for a side with exactly 1, 2, ... non-royal pieces (games whose
+    /// `bare_king` rule is not `play`); missing weights are 0.
+    pub few_pieces: Option<Vec<i32>>,
 }
 
 /// How royal pieces are protected.
@@ -337,6 +398,8 @@ pub struct VariantSpec {
     /// Options chosen for this spec (key, value).
     pub chosen: Vec<(String, String)>,
     pub pieces: Vec<PieceSpec>,
+    /// Tuned evaluation parameters (`[variant.eval]`), possibly none.
+    pub eval: EvalSpec,
 }
 
 impl VariantSpec {
@@ -402,6 +465,28 @@ struct RawVariant {
     option: Option<Vec<RawOption>>,
     choose: Option<BTreeMap<String, String>>,
     piece: Option<Vec<RawPiece>>,
+    eval: Option<RawEval>,
+}
+
+/// `[variant.eval]` as written. Numbers are read wide (`i64`, `f64`) so that an absurd one
+/// is reported by its range check rather than as a parse error of the whole file.
+#[derive(Deserialize, Clone, Default)]
+#[serde(deny_unknown_fields)]
+struct RawEval {
+    tempo: Option<i64>,
+    shelter: Option<i64>,
+    few_pieces: Option<Vec<i64>>,
+    pieces: Option<BTreeMap<String, RawPieceEval>>,
+}
+
+#[derive(Deserialize, Clone, Default, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct RawPieceEval {
+    value: Option<i64>,
+    centre: Option<f64>,
+    advance: Option<f64>,
+    promotion: Option<f64>,
+    mobility: Option<i64>,
 }
 
 /// The most piece types a game under the `little-great` hook may have.
@@ -554,7 +639,8 @@ fn resolve(raws: Vec<RawVariant>, known: &mut Vec<RawVariant>) -> Result<(), Spe
 fn inherit(parent: &RawVariant, child: &RawVariant) -> RawVariant {
     macro_rules! pick {
         ($($f:ident),*) => { RawVariant { $($f: child.$f.clone().or_else(|| parent.$f.clone()),)*
-            name: child.name.clone(), inherits: None, piece: None, choose: None, option: None } };
+            name: child.name.clone(), inherits: None, piece: None, choose: None, option: None,
+            eval: None } };
     }
     let mut v = pick!(
         description,
@@ -609,9 +695,152 @@ fn inherit(parent: &RawVariant, child: &RawVariant) -> RawVariant {
             None => pieces.push(p),
         }
     }
+    v.eval = inherit_eval(parent, child);
     v.piece = Some(pieces);
     v
 }
+
+/// The child's `[variant.eval]` over the parent's: its keys override, its piece entries
+/// replace the parent's letter by letter, and a parent's entry for a piece the child
+/// redefines with other moves is dropped (it was tuned for another piece).
+fn inherit_eval(parent: &RawVariant, child: &RawVariant) -> Option<RawEval> {
+    let (from_parent, from_child) = (parent.eval.clone(), child.eval.clone());
+    let Some(mut merged) = from_parent else {
+        return from_child;
+    };
+    let redefined: Vec<&str> = child
+        .piece
+        .iter()
+        .flatten()
+        .filter(|c| {
+            parent
+                .piece
+                .iter()
+                .flatten()
+                .any(|p| p.letter == c.letter && p.betza != c.betza)
+        })
+        .map(|c| c.letter.as_str())
+        .collect();
+    if let Some(pieces) = &mut merged.pieces {
+        pieces.retain(|letter, _| !redefined.contains(&letter.as_str()));
+    }
+    let Some(child_eval) = from_child else {
+        return Some(merged);
+    };
+    let mut pieces = merged.pieces.unwrap_or_default();
+    pieces.extend(child_eval.pieces.unwrap_or_default());
+    Some(RawEval {
+        tempo: child_eval.tempo.or(merged.tempo),
+        shelter: child_eval.shelter.or(merged.shelter),
+        few_pieces: child_eval.few_pieces.or(merged.few_pieces),
+        pieces: (!pieces.is_empty()).then_some(pieces),
+    })
+}
+
+/// Checks a `[variant.eval]` section against the game's pieces (`defined`: the pieces
+/// as the definition gives them; `pieces`: with its chosen options, whose replaced pieces
+/// lose their entries) and its bare-king rule.
+fn check_eval(
+    raw: Option<&RawEval>,
+    defined: &[RawPiece],
+    pieces: &[PieceSpec],
+    bare_king: BareKing,
+) -> Result<EvalSpec, EvalProblem> {
+    let mut spec = EvalSpec {
+        pieces: vec![None; pieces.len()],
+        ..EvalSpec::default()
+    };
+    let Some(raw) = raw else {
+        return Ok(spec);
+    };
+    let int = |key: &str, v: i64, min: i64, max: i64| {
+        if (min..=max).contains(&v) {
+            Ok(v as i32)
+        } else {
+            Err(EvalProblem::OutOfRange {
+                key: key.to_string(),
+                value: v as f64,
+                min: min as f64,
+                max: max as f64,
+            })
+        }
+    };
+    let real = |key: &str, v: f64| {
+        if v.is_finite() && (-EVAL_WEIGHT_MAX..=EVAL_WEIGHT_MAX).contains(&v) {
+            Ok(v)
+        } else {
+            Err(EvalProblem::OutOfRange {
+                key: key.to_string(),
+                value: v,
+                min: -EVAL_WEIGHT_MAX,
+                max: EVAL_WEIGHT_MAX,
+            })
+        }
+    };
+    spec.tempo = raw.tempo.map(|v| int("tempo", v, -200, 200)).transpose()?;
+    spec.shelter = raw
+        .shelter
+        .map(|v| int("shelter", v, -200, 200))
+        .transpose()?;
+    if let Some(weights) = &raw.few_pieces {
+        if bare_king == BareKing::Play {
+            return Err(EvalProblem::FewPiecesWithoutBareRule);
+        }
+        if weights.len() > FEW_PIECES {
+            return Err(EvalProblem::TooManyFewPieces {
+                given: weights.len(),
+                max: FEW_PIECES,
+            });
+        }
+        let checked: Result<Vec<i32>, _> = weights
+            .iter()
+            .map(|&v| int("few_pieces", v, -EVAL_VALUE_MAX, EVAL_VALUE_MAX))
+            .collect();
+        spec.few_pieces = Some(checked?);
+    }
+    for (letter, entry) in raw.pieces.iter().flatten() {
+        let Some(t) = pieces.iter().position(|p| &p.letter == letter) else {
+            return Err(EvalProblem::UnknownLetter {
+                letter: letter.clone(),
+                known: pieces.iter().map(|p| p.letter.clone()).collect(),
+            });
+        };
+        let key = |k: &str| format!("pieces.{letter}.{k}");
+        let piece = PieceEval {
+            value: entry
+                .value
+                .map(|v| int(&key("value"), v, 0, EVAL_VALUE_MAX))
+                .transpose()?,
+            centre: entry.centre.map(|v| real(&key("centre"), v)).transpose()?,
+            advance: entry
+                .advance
+                .map(|v| real(&key("advance"), v))
+                .transpose()?,
+            promotion: entry
+                .promotion
+                .map(|v| real(&key("promotion"), v))
+                .transpose()?,
+            mobility: entry
+                .mobility
+                .map(|v| int(&key("mobility"), v, -50, 50))
+                .transpose()?,
+        };
+        // An option that replaced the piece made it another piece than the one tuned.
+        let same = defined
+            .iter()
+            .any(|d| &d.letter == letter && d.betza == pieces[t].betza);
+        if same {
+            spec.pieces[t] = Some(piece);
+        }
+    }
+    Ok(spec)
+}
+
+/// The largest piece value (and `few_pieces` weight) a `[variant.eval]` may give, in
+/// centipawns: far below the search's mate scores even summed over a full Chu board.
+const EVAL_VALUE_MAX: i64 = 10_000;
+/// The largest positional weight (`centre`, `advance`, `promotion`), in centipawns.
+const EVAL_WEIGHT_MAX: f64 = 2_000.0;
 
 /// Two file letters (White's, Black's) as file indices on a board `width` files wide.
 fn initial_files(files: &[String; 2], width: usize) -> Result<[usize; 2], String> {
@@ -1024,6 +1253,13 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
         }
         Some(_) => return Err(err("citadels lists White's and then Black's square".into())),
     };
+    let eval = check_eval(
+        raw.eval.as_ref(),
+        raw.piece.as_deref().unwrap_or_default(),
+        &pieces,
+        bare_king,
+    )
+    .map_err(|e| SpecError::invalid(name, Problem::Eval(e)))?;
     Ok(VariantSpec {
         name: name.clone(),
         description: raw.description.clone().unwrap_or_default(),
@@ -1066,6 +1302,7 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
             .collect(),
         chosen: raw.choose.clone().unwrap_or_default().into_iter().collect(),
         pieces,
+        eval,
     })
 }
 
@@ -1189,5 +1426,123 @@ start = "k4/5/5/5/4K w - - 0 1"
         );
         let bad = MINI.replace("name = \"king\"", "name = \"king\"\nwings = 2");
         assert!(parse_definitions(&bad).is_err());
+    }
+
+    /// `MINI` with a second piece and a `[variant.eval]` section after its pieces.
+    fn with_eval(section: &str) -> String {
+        format!(
+            "{MINI}  [[variant.piece]]\n  name = \"rook\"\n  letter = \"r\"\n  betza = \"R\"\n\
+             [[variant.piece]]\n  name = \"gold\"\n  letter = \"+r\"\n  betza = \"WfF\"\n\
+             [variant.eval]\n{section}\n"
+        )
+    }
+
+    fn eval_problem(text: &str) -> EvalProblem {
+        match parse_definitions(text) {
+            Err(SpecError::Invalid {
+                problem: Problem::Eval(p),
+                ..
+            }) => p,
+            other => panic!(
+                "expected an eval problem, got {:?}",
+                other.map(|s| s[0].eval.clone())
+            ),
+        }
+    }
+
+    #[test]
+    fn an_eval_section_is_read_per_letter() {
+        let text = with_eval(
+            "tempo = 12\nshelter = 4\n[variant.eval.pieces]\nr = { value = 480, centre = 7.5, \
+             mobility = 2 }\n\"+r\" = { advance = -3, promotion = 20 }",
+        );
+        let specs = parse_definitions(&text).unwrap_or_else(|e| panic!("{e}"));
+        let eval = &specs[0].eval;
+        assert_eq!(eval.tempo, Some(12));
+        assert_eq!(eval.shelter, Some(4));
+        assert_eq!(eval.few_pieces, None);
+        assert_eq!(eval.pieces[0], None, "the king keeps its derived numbers");
+        let rook = eval.pieces[1].clone().unwrap();
+        assert_eq!(
+            (rook.value, rook.centre, rook.mobility),
+            (Some(480), Some(7.5), Some(2))
+        );
+        assert_eq!(rook.advance, None);
+        let gold = eval.pieces[2].clone().unwrap();
+        assert_eq!((gold.advance, gold.promotion), (Some(-3.0), Some(20.0)));
+        // Without the section every number is derived.
+        let plain = parse_definitions(MINI).unwrap();
+        assert_eq!(plain[0].eval.pieces, vec![None]);
+        assert_eq!(plain[0].eval.tempo, None);
+    }
+
+    #[test]
+    fn bad_eval_sections_are_refused_with_the_reason() {
+        let p = eval_problem(&with_eval("[variant.eval.pieces]\nq = { value = 900 }"));
+        assert!(
+            matches!(&p, EvalProblem::UnknownLetter { letter, .. } if letter == "q"),
+            "{p}"
+        );
+        assert!(p.to_string().contains("letters: k r +r"), "{p}");
+        let p = eval_problem(&with_eval("[variant.eval.pieces]\nr = { value = -5 }"));
+        assert!(
+            matches!(&p, EvalProblem::OutOfRange { key, .. } if key == "pieces.r.value"),
+            "{p}"
+        );
+        let p = eval_problem(&with_eval("tempo = 100000000000"));
+        assert!(
+            matches!(&p, EvalProblem::OutOfRange { key, .. } if key == "tempo"),
+            "{p}"
+        );
+        let p = eval_problem(&with_eval("[variant.eval.pieces]\nr = { centre = nan }"));
+        assert!(matches!(&p, EvalProblem::OutOfRange { .. }), "{p}");
+        let p = eval_problem(&with_eval(
+            "[variant.eval.pieces]\nr = { promotion = 1e300 }",
+        ));
+        assert!(matches!(&p, EvalProblem::OutOfRange { .. }), "{p}");
+        // The mini game plays on with a bare king: no term for a side about to be bared.
+        let p = eval_problem(&with_eval("few_pieces = [-50]"));
+        assert_eq!(p, EvalProblem::FewPiecesWithoutBareRule);
+        let bare = with_eval("few_pieces = [-50, -20, -5, 0]")
+            .replace("board = \"5x5\"", "board = \"5x5\"\nbare_king = \"draw\"");
+        assert_eq!(
+            eval_problem(&bare),
+            EvalProblem::TooManyFewPieces { given: 4, max: 3 }
+        );
+        let ok = bare.replace("[-50, -20, -5, 0]", "[-50, -20]");
+        let specs = parse_definitions(&ok).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(specs[0].eval.few_pieces, Some(vec![-50, -20]));
+        // Keys the section does not have, and numbers of the wrong kind, are TOML errors.
+        for bad in [
+            "colour = 1",
+            "[variant.eval.pieces]\nr = { worth = 5 }",
+            "[variant.eval.pieces]\nr = { value = 4.5 }",
+            "tempo = \"fast\"",
+        ] {
+            let e = parse_definitions(&with_eval(bad)).unwrap_err();
+            assert!(matches!(e, SpecError::Toml(_)), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn an_eval_section_is_inherited_and_follows_its_pieces() {
+        let parent =
+            with_eval("tempo = 12\n[variant.eval.pieces]\nr = { value = 480 }\nk = { value = 1 }");
+        // The child redefines the rook: the parent's rook entry was for another piece.
+        let text = format!(
+            "{parent}\n[[variant]]\nname = \"mini2\"\ninherits = \"mini\"\n  [[variant.piece]]\n  \
+             name = \"rook\"\n  letter = \"r\"\n  betza = \"R4\"\n  [variant.eval]\n  shelter = 3\n\
+             \n[[variant]]\nname = \"mini3\"\ninherits = \"mini\"\n"
+        );
+        let specs = parse_definitions(&text).unwrap_or_else(|e| panic!("{e}"));
+        let child = &specs[1].eval;
+        assert_eq!((child.tempo, child.shelter), (Some(12), Some(3)));
+        assert_eq!(child.pieces[1], None, "the redefined rook is derived again");
+        assert_eq!(child.pieces[0].as_ref().and_then(|p| p.value), Some(1));
+        let same = &specs[2].eval;
+        assert_eq!(
+            same, &specs[0].eval,
+            "an unchanged child has its parent's section"
+        );
     }
 }

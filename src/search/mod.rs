@@ -16,6 +16,7 @@ use crate::rules::game::Game;
 use crate::rules::movegen::MoveList;
 use crate::rules::position::{Position, color_of};
 use crate::rules::spec::{BareKing, RepetitionRule, Verdict};
+use arrayvec::ArrayVec;
 use limits::{Clock, Limits};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
@@ -67,6 +68,114 @@ where
 }
 /// Quiescence plies in which every capture is searched; deeper, only recaptures.
 const FULL_QUIESCENCE: usize = 6;
+
+/// Ordering keys (`Worker::order`): the table move, captures that do not lose material,
+/// killers and the counter move (from `KILLER_KEY` up), quiet moves by history (within
+/// +-`HISTORY_MAX`), and captures that lose material below them all.
+const TT_KEY: i32 = 10_000_000;
+const GOOD_CAPTURE_KEY: i32 = 1_000_000;
+const KILLER_KEY: i32 = 880_000;
+const BAD_CAPTURE_KEY: i32 = -1_000_000;
+/// History saturates here (the gravity of `reward_quiet`).
+const HISTORY_MAX: i32 = 16384;
+/// Late move reductions: one ply less or more per this much history.
+const HISTORY_PER_REDUCTION: i32 = HISTORY_MAX / 2;
+/// A static evaluation not taken (in check).
+const NO_EVAL: i32 = -INF - 1;
+/// How boldly the search prunes, reduces and extends. Depth limits of 0 turn a method
+/// off.
+#[derive(Clone, Copy, Debug)]
+struct Pruning {
+    /// Reverse futility: at most this depth, a margin per ply (less one ply when
+    /// improving).
+    rfp_depth: i32,
+    rfp_margin: i32,
+    /// Null move reduction: `null_base + depth / null_div`, plus up to three plies for
+    /// an evaluation above beta (one per 200 cp) when `null_by_eval`.
+    null_base: i32,
+    null_div: i32,
+    null_by_eval: bool,
+    /// Internal iterative reduction of a node without a table move.
+    iir: bool,
+    /// Singular extensions from this depth.
+    singular_depth: i32,
+    /// Late move pruning: quiet moves past (3 + depth^2) / 2 (improving: twice as
+    /// many), at most this depth.
+    lmp_depth: i32,
+    /// Futility pruning of quiet moves: the static evaluation this far below alpha.
+    futility_depth: i32,
+    futility_base: i32,
+    futility_margin: i32,
+    /// Static exchange pruning: quiet moves that lose more than `see_quiet` x depth^2,
+    /// captures that lose more than `see_capture` x depth.
+    see_depth: i32,
+    see_quiet: i32,
+    see_capture: i32,
+    /// Late move reductions from the second move (third in PV nodes), for captures
+    /// that lose material too, by history, improving, killers; else from the fourth
+    /// quiet move by depth and move number only.
+    lmr_refined: bool,
+    /// Captures that lose material by exchange ordered after the quiet moves.
+    bad_captures_last: bool,
+    /// The table's score, where its bound allows, replaces the static evaluation.
+    tt_eval: bool,
+}
+
+impl Pruning {
+    /// The methods accepted by SPRT in Courier (docs/search.md).
+    const FULL: Pruning = Pruning {
+        rfp_depth: 8,
+        rfp_margin: 80,
+        null_base: 3,
+        null_div: 3,
+        null_by_eval: true,
+        iir: true,
+        singular_depth: 8,
+        lmp_depth: 8,
+        futility_depth: 6,
+        futility_base: 100,
+        futility_margin: 90,
+        see_depth: 8,
+        see_quiet: 25,
+        see_capture: 90,
+        lmr_refined: true,
+        bad_captures_last: true,
+        tt_eval: true,
+    };
+
+    /// The search before them, kept for games with captures that static exchange
+    /// evaluation cannot follow (lame and multi-leg captures, as a Lion's): there the
+    /// full set lost to it in Chu (166-265 over ten short matches of its variants), and
+    /// which part costs is not yet known.
+    const CAUTIOUS: Pruning = Pruning {
+        rfp_depth: 3,
+        rfp_margin: 120,
+        null_base: 2,
+        null_div: 4,
+        null_by_eval: false,
+        iir: false,
+        singular_depth: 0,
+        lmp_depth: 0,
+        futility_depth: 0,
+        futility_base: 0,
+        futility_margin: 0,
+        see_depth: 0,
+        see_quiet: 0,
+        see_capture: 0,
+        lmr_refined: false,
+        bad_captures_last: false,
+        tt_eval: false,
+    };
+
+    /// The profile for `game`.
+    fn of<const W: usize>(game: &Game<W>) -> Pruning {
+        if game.complex_attackers.iter().all(|a| a.is_empty()) {
+            Pruning::FULL
+        } else {
+            Pruning::CAUTIOUS
+        }
+    }
+}
 
 /// One line of search progress.
 #[derive(Clone, Debug)]
@@ -265,6 +374,16 @@ struct Worker<'a, const W: usize> {
     last_progress: Duration,
     /// The deepest iteration this thread has completed.
     completed_depth: i32,
+    /// Per ply: the static evaluation (`NO_EVAL` in check), and the ordering keys' buffer
+    /// (kept, so that no node allocates).
+    evals: Vec<i32>,
+    keys: Vec<Vec<i32>>,
+    /// How boldly this game's search prunes (`Pruning::of`).
+    pruning: Pruning,
+    /// Per ply: the move a singular-extension search leaves out.
+    singular_excluded: Vec<Option<Move>>,
+    /// Late move reductions by depth and move number.
+    lmr: Box<[[i32; 64]; 64]>,
     /// Nodes between two looks at the limits: 1024, or 64 when the time is short, so
     /// that a move made on the last of the clock is not late by a thousand nodes of a
     /// big game.
@@ -305,6 +424,11 @@ impl<'a, const W: usize> Worker<'a, W> {
             current: (0, None, 0),
             last_progress: Duration::ZERO,
             completed_depth: 0,
+            evals: vec![NO_EVAL; MAX_PLY + 2],
+            keys: vec![Vec::new(); MAX_PLY + 1],
+            singular_excluded: vec![None; MAX_PLY + 1],
+            pruning: Pruning::of(game),
+            lmr: reductions(),
             check_every: if clock.is_tight() { 64 } else { 1024 },
         }
     }
@@ -658,32 +782,44 @@ impl<'a, const W: usize> Worker<'a, W> {
         v
     }
 
-    fn order(&self, list: &MoveList, tt_move: Option<Move>, ply: usize) -> Vec<i32> {
+    /// Ordering keys of `list` into `keys`: the table move, captures and promotions that
+    /// do not lose material (by gain, then the cheaper attacker), killers, the counter
+    /// move, quiet moves by history, and last the captures that lose material.
+    fn order(&self, list: &MoveList, tt_move: Option<Move>, ply: usize, keys: &mut Vec<i32>) {
         let prev = self.stack[ply.saturating_sub(1)].filter(|_| ply > 0);
         let counter = prev
             .and_then(|(m, code)| self.counter[(code as usize - 1) * self.game.squares + m.to()]);
-        list.iter()
-            .map(|&m| {
-                if Some(m) == tt_move {
-                    return 10_000_000;
-                }
+        keys.clear();
+        keys.extend(list.iter().map(|&m| {
+            if Some(m) == tt_move {
+                return TT_KEY;
+            }
+            if self.is_capture(m) || m.promotes_to().is_some() {
                 let gain = self.gain(m);
-                if self.is_capture(m) || m.promotes_to().is_some() {
-                    let attacker = self.eval.value_of(self.pos.mover(m));
-                    return 1_000_000 + gain * 8 - attacker / 8;
-                }
-                if self.killers[ply][0] == Some(m) {
-                    return 900_000;
-                }
-                if self.killers[ply][1] == Some(m) {
-                    return 890_000;
-                }
-                if counter == Some(m) {
-                    return 880_000;
-                }
-                self.history[self.history_index(m)]
-            })
-            .collect()
+                let attacker = self.eval.value_of(self.pos.mover(m));
+                let key = gain * 8 - attacker / 8;
+                // Taking a piece worth at least the taker cannot lose by exchange: only
+                // the others need the exchange evaluated.
+                return if self.pruning.bad_captures_last
+                    && gain < attacker
+                    && see::see(self.game, self.eval, &self.pos, m) < 0
+                {
+                    BAD_CAPTURE_KEY + key
+                } else {
+                    GOOD_CAPTURE_KEY + key
+                };
+            }
+            if self.killers[ply][0] == Some(m) {
+                return KILLER_KEY + 20_000;
+            }
+            if self.killers[ply][1] == Some(m) {
+                return KILLER_KEY + 10_000;
+            }
+            if counter == Some(m) {
+                return KILLER_KEY;
+            }
+            self.history[self.history_index(m)]
+        }));
     }
 
     #[inline]
@@ -699,10 +835,10 @@ impl<'a, const W: usize> Worker<'a, W> {
         }
         let bonus = (depth * depth).min(400);
         let idx = self.history_index(m);
-        self.history[idx] += bonus - self.history[idx] * bonus / 16384;
+        self.history[idx] += bonus - self.history[idx] * bonus / HISTORY_MAX;
         for &q in tried {
             let i = self.history_index(q);
-            self.history[i] -= bonus + self.history[i] * bonus / 16384;
+            self.history[i] -= bonus + self.history[i] * bonus / HISTORY_MAX;
         }
         if ply > 0
             && let Some((pm, code)) = self.stack[ply - 1]
@@ -764,7 +900,7 @@ impl<'a, const W: usize> Worker<'a, W> {
             return self.eval.evaluate(g, &self.pos);
         }
         let in_check = g.in_check(&self.pos);
-        let depth = if in_check && g.uses_check() {
+        let mut depth = if in_check && g.uses_check() {
             depth + 1
         } else {
             depth
@@ -773,7 +909,10 @@ impl<'a, const W: usize> Worker<'a, W> {
             return self.quiesce(alpha, beta, ply, 0, None);
         }
         let key = self.pos.key;
-        let hit = self.shared.tt.probe(key);
+        let excluded = self.singular_excluded[ply];
+        // A search that leaves out the table move (singular extension) must not take the
+        // table's word for the node, which counts that move.
+        let hit = self.shared.tt.probe(key).filter(|_| excluded.is_none());
         let tt_move = hit.and_then(|h| h.mv);
         if let Some(h) = hit
             && !pv_node
@@ -788,27 +927,54 @@ impl<'a, const W: usize> Worker<'a, W> {
             }
         }
         let static_eval = if in_check {
-            -INF
+            NO_EVAL
         } else {
             self.eval.evaluate(g, &self.pos)
         };
-        if !pv_node
-            && !in_check
-            && depth <= 3
-            && beta.abs() < MATE_BOUND
-            && static_eval - 120 * depth >= beta
+        self.evals[ply] = static_eval;
+        // The table's score, where its bound says it is nearer the truth, is a better
+        // guess than the static evaluation for the pruning below.
+        let static_eval = match hit {
+            Some(h) if !in_check && self.pruning.tt_eval && h.score.abs() < MATE_BOUND => {
+                match h.bound {
+                    Bound::Lower if h.score > static_eval => h.score,
+                    Bound::Upper if h.score < static_eval => h.score,
+                    Bound::Exact => h.score,
+                    _ => static_eval,
+                }
+            }
+            _ => static_eval,
+        };
+        // Improving: the side to move stands better than two plies ago (its previous
+        // turn), so pruning may be bolder when it does not. Turns of several actions
+        // break the alternation, so there it is never claimed.
+        let improving = !in_check
+            && !g.multi_action
+            && ply >= 2
+            && self.evals[ply - 2] != NO_EVAL
+            && static_eval > self.evals[ply - 2];
+        let quiet_node = !pv_node && !in_check && beta.abs() < MATE_BOUND;
+        let p = self.pruning;
+        // Reverse futility: far enough above beta that a quiet move will not lose it.
+        if quiet_node
+            && depth <= p.rfp_depth
+            && static_eval - p.rfp_margin * (depth - improving as i32) >= beta
         {
-            return static_eval;
+            return (static_eval + beta) / 2;
         }
-        if !pv_node
-            && !in_check
+        if quiet_node
             && null_ok
             && !g.turn_in_progress(&self.pos)
             && depth >= 3
             && static_eval >= beta
             && self.has_pieces()
         {
-            let r = 2 + depth / 4;
+            let by_eval = if p.null_by_eval {
+                ((static_eval - beta) / 200).min(3)
+            } else {
+                0
+            };
+            let r = p.null_base + depth / p.null_div + by_eval;
             let u = self.pos.make_null(g);
             self.stack[ply] = None;
             let s = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
@@ -820,15 +986,49 @@ impl<'a, const W: usize> Worker<'a, W> {
                 return if s >= MATE_BOUND { beta } else { s };
             }
         }
+        // Internal iterative reduction: without a table move the ordering is poor, and a
+        // shallower search first fills the table for the next visit.
+        if p.iir && tt_move.is_none() && depth >= 4 && !in_check {
+            depth -= 1;
+        }
+        // Singular extension: when every other move falls well short of the table move's
+        // score in a shallower search, the table move is searched a ply deeper; when
+        // even without it the node holds beta, it is cut at once (multi-cut).
+        let mut singular = false;
+        if let Some(h) = hit
+            && ply > 0
+            && p.singular_depth > 0
+            && depth >= p.singular_depth
+            && h.depth >= depth - 3
+            && matches!(h.bound, Bound::Lower | Bound::Exact)
+            && h.score.abs() < MATE_BOUND
+            && let Some(m) = h.mv
+        {
+            let s_beta = h.score - 2 * depth;
+            self.singular_excluded[ply] = Some(m);
+            let s = self.search((depth - 1) / 2, s_beta - 1, s_beta, ply, false);
+            self.singular_excluded[ply] = None;
+            if self.stopped {
+                return 0;
+            }
+            if s < s_beta {
+                singular = true;
+            } else if s_beta >= beta {
+                return s_beta;
+            }
+        }
         let mut list = MoveList::new();
         g.legal_moves(&mut self.pos, &mut list);
-        let mut keys = self.order(&list, tt_move, ply);
+        let mut keys = std::mem::take(&mut self.keys[ply]);
+        self.order(&list, tt_move, ply, &mut keys);
         let repetition_illegal = g.spec.repetition_rule.forbids(in_check);
         let mut best = -INF;
         let mut best_move = None;
         let mut legal = 0;
-        let mut tried: Vec<Move> = Vec::new();
+        let mut quiets_seen = 0;
+        let mut tried: ArrayVec<Move, 64> = ArrayVec::new();
         let original_alpha = alpha;
+        let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
         for i in 0..list.len() {
             let j = (i..list.len())
                 .max_by_key(|&j| keys[j])
@@ -836,10 +1036,40 @@ impl<'a, const W: usize> Worker<'a, W> {
             list.swap(i, j);
             keys.swap(i, j);
             let m = list[i];
-            if ply == 0 && self.left_out(m) {
+            if (ply == 0 && self.left_out(m)) || Some(m) == excluded {
                 continue;
             }
             let quiet = !self.is_capture(m) && m.promotes_to().is_none();
+            let key_of_move = keys[i];
+            // Pruning of moves that are unlikely to matter, never before a move has
+            // scored above a mate against us.
+            if ply > 0 && !in_check && best > -MATE_BOUND && legal > 0 {
+                if quiet {
+                    if depth <= p.lmp_depth && quiets_seen >= lmp_limit {
+                        quiets_seen += 1;
+                        continue;
+                    }
+                    if depth <= p.futility_depth
+                        && !pv_node
+                        && static_eval + p.futility_base + p.futility_margin * depth <= alpha
+                        && key_of_move < KILLER_KEY
+                    {
+                        quiets_seen += 1;
+                        continue;
+                    }
+                    if depth <= p.see_depth
+                        && see::see(g, self.eval, &self.pos, m) < -p.see_quiet * depth * depth
+                    {
+                        quiets_seen += 1;
+                        continue;
+                    }
+                } else if depth <= p.see_depth
+                    && Some(m) != tt_move
+                    && see::see(g, self.eval, &self.pos, m) < -p.see_capture * depth
+                {
+                    continue;
+                }
+            }
             let moved = self.pos.mover(m);
             let moved_side = self.pos.side;
             let u = self.pos.make(g, m);
@@ -848,11 +1078,14 @@ impl<'a, const W: usize> Worker<'a, W> {
                 continue;
             }
             legal += 1;
+            if quiet {
+                quiets_seen += 1;
+            }
             if ply == 0 {
                 self.current = (depth, Some(m), legal);
             }
             self.stack[ply] = Some((m, moved.max(1)));
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + (singular && Some(m) == tt_move) as i32;
             // In a game whose turns have several actions the mover may still be to move.
             let same_side = self.pos.side == moved_side;
             let mut score;
@@ -860,10 +1093,28 @@ impl<'a, const W: usize> Worker<'a, W> {
                 score = self.child(same_side, new_depth, alpha, beta, ply);
             } else {
                 let mut r = 0;
-                if depth >= 3 && quiet && !in_check && legal > 3 {
-                    r = (0.75 + (depth as f64).ln() * (legal as f64).ln() / 2.25) as i32;
+                if !p.lmr_refined {
+                    if depth >= 3 && quiet && !in_check && legal > 3 {
+                        r = self.lmr[(depth as usize).min(63)][legal.min(63)];
+                        if pv_node {
+                            r -= 1;
+                        }
+                        r = r.clamp(0, new_depth - 1);
+                    }
+                } else if depth >= 3 && legal > 1 + pv_node as usize && (quiet || key_of_move < 0) {
+                    r = self.lmr[(depth as usize).min(63)][legal.min(63)];
                     if pv_node {
                         r -= 1;
+                    }
+                    if !improving {
+                        r += 1;
+                    }
+                    if quiet {
+                        if key_of_move >= KILLER_KEY {
+                            r -= 1;
+                        } else {
+                            r -= key_of_move / HISTORY_PER_REDUCTION;
+                        }
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -877,6 +1128,7 @@ impl<'a, const W: usize> Worker<'a, W> {
             }
             self.pos.unmake(self.game, m, u);
             if self.stopped {
+                self.keys[ply] = keys;
                 return 0;
             }
             if score > best {
@@ -893,11 +1145,17 @@ impl<'a, const W: usize> Worker<'a, W> {
                     }
                 }
             }
-            if quiet {
+            if quiet && !tried.is_full() {
                 tried.push(m);
             }
         }
+        self.keys[ply] = keys;
         if legal == 0 {
+            // Without the excluded move there may be nothing left: that says nothing of
+            // the node.
+            if excluded.is_some() {
+                return alpha;
+            }
             return self.no_moves(in_check, ply);
         }
         let bound = if best >= beta {
@@ -907,7 +1165,9 @@ impl<'a, const W: usize> Worker<'a, W> {
         } else {
             Bound::Upper
         };
-        if ply > 0 || (self.excluded.is_empty() && self.limits.searchmoves.is_empty()) {
+        if excluded.is_none()
+            && (ply > 0 || (self.excluded.is_empty() && self.limits.searchmoves.is_empty()))
+        {
             self.shared
                 .tt
                 .store(key, best_move, to_tt(best, ply), depth, bound);
@@ -965,7 +1225,11 @@ impl<'a, const W: usize> Worker<'a, W> {
             alpha = alpha.max(best);
         }
         let mut list = MoveList::new();
-        g.legal_moves(&mut self.pos, &mut list);
+        if in_check {
+            g.legal_moves(&mut self.pos, &mut list);
+        } else {
+            g.legal_captures(&mut self.pos, &mut list);
+        }
         if list.is_empty() {
             return if in_check {
                 self.no_moves(true, ply)
@@ -985,10 +1249,12 @@ impl<'a, const W: usize> Worker<'a, W> {
                 tactical && (!recaptures_only || Some(m.to()) == last_to)
             });
         }
-        let mut keys: Vec<i32> = list
-            .iter()
-            .map(|&m| self.gain(m) * 8 - self.eval.value_of(self.pos.mover(m)) / 8)
-            .collect();
+        let mut keys = std::mem::take(&mut self.keys[ply]);
+        keys.clear();
+        keys.extend(
+            list.iter()
+                .map(|&m| self.gain(m) * 8 - self.eval.value_of(self.pos.mover(m)) / 8),
+        );
         for i in 0..list.len() {
             let j = (i..list.len())
                 .max_by_key(|&j| keys[j])
@@ -1008,6 +1274,7 @@ impl<'a, const W: usize> Worker<'a, W> {
             };
             self.pos.unmake(self.game, m, u);
             if self.stopped {
+                self.keys[ply] = keys;
                 return 0;
             }
             if score > best {
@@ -1021,8 +1288,20 @@ impl<'a, const W: usize> Worker<'a, W> {
                 }
             }
         }
+        self.keys[ply] = keys;
         best
     }
+}
+
+/// The late move reduction table: 0.75 + ln(depth) ln(moves) / 2.25 plies.
+fn reductions() -> Box<[[i32; 64]; 64]> {
+    let mut t = Box::new([[0; 64]; 64]);
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (n, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.75 + (d as f64).ln() * (n as f64).ln() / 2.25) as i32;
+        }
+    }
+    t
 }
 
 fn to_tt(score: i32, ply: usize) -> i32 {

@@ -39,10 +39,11 @@ fn least_valuable_attacker<const W: usize>(
     best
 }
 
-/// The exchange value of `m` for the side making it (0 for non-captures).
+/// The exchange value of `m` for the side making it: for a move that captures nothing,
+/// minus what the moved piece loses on its new square (0 if it is safe there).
 pub fn see<const W: usize>(game: &Game<W>, eval: &Eval, pos: &Position<W>, m: Move) -> i32 {
     let (from, to) = (m.from(), m.to());
-    if m.kind() != MoveKind::Normal || pos.board[to] == 0 {
+    if m.kind() != MoveKind::Normal {
         return match m.kind() {
             MoveKind::TwoLeg | MoveKind::EnPassant | MoveKind::MultiLeg => game
                 .captures_on_the_way(m)

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# An SPRT between two kirin builds in one game, refereed by `kirin match`: the way every
+# search and evaluation change of docs/search.md was accepted or refused.
+#
+#   scripts/sprt.sh NEW BASE VARIANT [TC] [MAX_GAMES] [ELO0] [ELO1]
+#
+# NEW and BASE are kirin binaries; TC defaults to 3+0.03; at most MAX_GAMES (default
+# 600) games in pairs with colours reversed, from openings made by `kirin openings`
+# (kept in target/sprt/), two games at a time; the test stops at the SPRT's bounds
+# ([ELO0, ELO1], default [0, 10], alpha = beta = 0.05). Extra words for `kirin match` can
+# be given in MATCH_ARGS (e.g. a -rule). The PGN and the log go to target/sprt/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+NEW=$1
+BASE=$2
+VARIANT=$3
+TC=${4:-3+0.03}
+MAX=${5:-600}
+ELO0=${6:-0}
+ELO1=${7:-10}
+OUT=target/sprt
+mkdir -p "$OUT"
+OPENINGS="$OUT/$VARIANT-openings.epd"
+[ -s "$OPENINGS" ] || "$BASE" openings --variant "$VARIANT" --count 300 --seed 17 \
+  --output "$OPENINGS" 2>/dev/null
+NAME="$VARIANT-$(date +%H%M%S)"
+# shellcheck disable=SC2086
+"$NEW" match -variant "$VARIANT" ${MATCH_ARGS:-} \
+  -engine cmd="$NEW" name=new -engine cmd="$BASE" name=base \
+  -each tc="$TC" -games 2 -rounds $((MAX / 2)) -repeat -concurrency 2 \
+  -openings file="$OPENINGS" format=epd order=random -srand 7 \
+  -sprt elo0="$ELO0" elo1="$ELO1" alpha=0.05 beta=0.05 -ratinginterval 20 \
+  -pgnout "$OUT/$NAME.pgn" >"$OUT/$NAME.log" 2>&1 || true
+grep -E '^(Score of|Elo difference|Ptnml|SPRT|Finished match)' "$OUT/$NAME.log" | tail -5

@@ -1,0 +1,268 @@
+//! The evaluation as a linear function of its parameters: for a position, the
+//! coefficient of every number of `Params` (in `Params::to_vector`'s layout), so that
+//! `Σ weight × coefficient + fixed` is exactly what `Eval::evaluate` returns. The tuner
+//! extracts these once per position and then fits the weights without evaluating again.
+//!
+//! This walks the position as `evaluate` does and must change with it; the test below
+//! checks the two agree on positions of several games.
+
+use super::params::{
+    ADVANCE, CENTRE, PER_PIECE, PIECE_MOBILITY, PROMOTION, VALUE, few_pieces_index, shelter_index,
+    tempo_index,
+};
+use super::{Eval, IMMOBILE_SHARE, centre, progress, slide_reach};
+use crate::core::{BLACK, Color, WHITE, color_of_piece, piece_index, type_of_piece};
+use crate::rules::game::Game;
+use crate::rules::position::Position;
+use crate::rules::reserves::PRISONERS;
+use crate::rules::spec::FEW_PIECES;
+
+/// A position's evaluation as coefficients of the parameters, from the side to move.
+#[derive(Clone, Debug, Default)]
+pub struct Features {
+    /// (parameter index, coefficient), the coefficients that are not 0.
+    pub terms: Vec<(u32, f32)>,
+    /// What does not depend on the parameters: the mop-up, and the rounding of the
+    /// tables (whole centipawns) under the parameters the features were taken with.
+    pub fixed: f64,
+}
+
+impl Features {
+    /// The evaluation under the flat parameter vector `params`.
+    pub fn dot(&self, params: &[f64]) -> f64 {
+        self.fixed
+            + self
+                .terms
+                .iter()
+                .map(|&(i, c)| params[i as usize] * c as f64)
+                .sum::<f64>()
+    }
+}
+
+/// The coefficients being summed, densely, and what is fixed.
+struct Sum {
+    dense: Vec<f64>,
+    fixed: f64,
+}
+
+impl Eval {
+    /// `pos`'s evaluation (side to move) as coefficients of the parameters.
+    pub fn features<const W: usize>(&self, game: &Game<W>, pos: &Position<W>) -> Features {
+        let mut sum = Sum {
+            dense: vec![0.0; self.params.len()],
+            fixed: 0.0,
+        };
+        let us = pos.side;
+        let sign = |color: Color| if color == us { 1.0 } else { -1.0 };
+        let occ = pos.occupied();
+        let restrained = game.restraint_now(pos);
+        for pc in 0..2 * game.types {
+            let color = color_of_piece(pc);
+            let own = pos.by_color[color];
+            for sq in pos.by_piece[pc] {
+                let (occ, limit) = if restrained {
+                    let (stops, limit) = game.restraint(pos, pc, sq);
+                    (occ | stops, limit.unwrap_or(game.valid))
+                } else {
+                    (occ, game.valid)
+                };
+                if restrained && limit.is_empty() {
+                    // `evaluate` counts a share of the table entry, in whole centipawns.
+                    let share = 1.0 / IMMOBILE_SHARE as f64;
+                    self.add_square(game, &mut sum, pc, sq, sign(color) * share);
+                    let exact = self.pst[pc * self.squares + sq] as f64 * share;
+                    let counted = self.pst[pc * self.squares + sq] / IMMOBILE_SHARE;
+                    sum.fixed += sign(color) * (counted as f64 - exact);
+                    continue;
+                }
+                self.add_square(game, &mut sum, pc, sq, sign(color));
+                // Every slider's reach, also where its weight is 0 (the tuner may move
+                // it off 0).
+                if !game.tables[pc].slides.is_empty() {
+                    let reach = slide_reach(game, pc, sq, occ, limit, own);
+                    sum.dense[type_of_piece(pc) * PER_PIECE + PIECE_MOBILITY] +=
+                        sign(color) * reach as f64;
+                }
+            }
+        }
+        if game.stacks.exist {
+            for (sq, &code) in pos.carried.iter().enumerate() {
+                if code != 0 {
+                    let pc = code as usize - 1;
+                    self.add_square(game, &mut sum, pc, sq, sign(color_of_piece(pc)));
+                }
+            }
+        }
+        if game.reserves.exist() {
+            self.add_reserve_features(game, pos, &mut sum, us);
+        }
+        let types = game.types;
+        let royals = [pos.royals(game, WHITE), pos.royals(game, BLACK)];
+        for color in Color::ALL {
+            sum.fixed += sign(color) * self.mop_up_with(game, pos, color, &royals) as f64;
+            let mine = royals[color];
+            if let Some(k) = mine.first().filter(|_| !mine.more_than_one()) {
+                let shelter = self.neighbours[k]
+                    .iter()
+                    .filter(|&&n| pos.by_color[color].has(n as usize))
+                    .count();
+                sum.dense[shelter_index(types)] += sign(color) * shelter as f64;
+            }
+            let others = pos.by_color[color].andnot(mine).count() as usize;
+            if (1..=FEW_PIECES).contains(&others) {
+                sum.dense[few_pieces_index(types, others)] += sign(color);
+            }
+        }
+        sum.dense[tempo_index(types)] += 1.0;
+        Features {
+            terms: sum
+                .dense
+                .iter()
+                .enumerate()
+                .filter(|&(_, &c)| c != 0.0)
+                .map(|(i, &c)| (i as u32, c as f32))
+                .collect(),
+            fixed: sum.fixed,
+        }
+    }
+
+    /// The table entry of `pc` on `sq`, times `weight`: its value and positional
+    /// coefficients, and the entry's rounding as a fixed part.
+    fn add_square<const W: usize>(
+        &self,
+        game: &Game<W>,
+        sum: &mut Sum,
+        pc: usize,
+        sq: usize,
+        weight: f64,
+    ) {
+        let t = type_of_piece(pc);
+        let p = &self.params.pieces[t];
+        let (c, a) = (centre(game, sq), progress(game, color_of_piece(pc), sq));
+        let base = t * PER_PIECE;
+        sum.dense[base + VALUE] += weight;
+        sum.dense[base + CENTRE] += weight * c;
+        sum.dense[base + ADVANCE] += weight * a;
+        sum.dense[base + PROMOTION] += weight * a * a;
+        let exact = p.value as f64 + p.centre * c + p.advance * a + p.promotion * a * a;
+        sum.fixed += weight * (self.pst[pc * self.squares + sq] as f64 - exact);
+    }
+
+    /// Reserve pieces at their value; prisoners at a third of it (whole centipawns, as
+    /// `add_reserves` counts them).
+    fn add_reserve_features<const W: usize>(
+        &self,
+        game: &Game<W>,
+        pos: &Position<W>,
+        sum: &mut Sum,
+        us: Color,
+    ) {
+        for color in Color::ALL {
+            let sign = if color == us { 1.0 } else { -1.0 };
+            for t in 0..game.types {
+                let held = pos.in_reserve(game, color.index(), t) as f64;
+                sum.dense[t * PER_PIECE + VALUE] += sign * held;
+                if game.reserves.count > PRISONERS && !game.is_royal[piece_index(t, WHITE)] {
+                    let prisoners = pos.in_reserve(game, PRISONERS + color.index(), t) as i32;
+                    let exact = prisoners as f64 * self.values[t] as f64 / 3.0;
+                    let counted = prisoners * self.values[t] / 3;
+                    sum.dense[t * PER_PIECE + VALUE] += sign * prisoners as f64 / 3.0;
+                    sum.fixed += sign * (counted as f64 - exact);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Params;
+    use crate::rules::MoveList;
+    use crate::variants::AnyGame;
+    use rand::{Rng, SeedableRng};
+
+    /// The coefficients are stored as `f32`: their rounding, not a term, may show in the
+    /// hundredths; a term counted wrongly is off by a quarter of a centipawn or more.
+    const TOLERANCE: f64 = 0.05;
+
+    /// Positions of a game along a seeded random line from its start.
+    fn random_positions<const W: usize>(game: &Game<W>, count: usize) -> Vec<Position<W>> {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut pos = Position::from_fen(game, &game.spec.start).unwrap();
+        let mut out = Vec::new();
+        for _ in 0..count {
+            if game.outcome(&mut pos).is_some() {
+                break;
+            }
+            let mut list = MoveList::new();
+            game.game_moves(&mut pos, &mut list);
+            pos.make(game, list[rng.gen_range(0..list.len())]);
+            out.push(pos.clone());
+        }
+        out
+    }
+
+    /// Parameters unlike the derived ones in every term, so that a term the features
+    /// miss or count differently shows.
+    fn perturbed(params: &Params) -> Params {
+        let mut v = params.to_vector();
+        for (i, x) in v.iter_mut().enumerate() {
+            *x += (i % 7) as f64 * 3.0 - 8.0;
+        }
+        let mut p = params.from_vector(&v);
+        p.few_pieces = [-40, -15, -5];
+        p
+    }
+
+    #[test]
+    fn features_times_parameters_is_the_evaluation() {
+        for name in [
+            "chess",
+            "courier",
+            "sho",
+            "chu",
+            "tamerlane",
+            "hiashatar",
+            "littlegreat",
+            "shofidegi",
+        ] {
+            let any = AnyGame::builtin(name).unwrap();
+            crate::with_width!(&any, g => {
+                for params in [Params::of(g), Params::derived(g), perturbed(&Params::of(g))] {
+                    let e = Eval::with_params(g, &params);
+                    let v = params.to_vector();
+                    for pos in random_positions(g, 120) {
+                        let f = e.features(g, &pos);
+                        let expected = e.evaluate(g, &pos) as f64;
+                        assert!(
+                            (f.dot(&v) - expected).abs() < TOLERANCE,
+                            "{name}: {} from the features, {expected} evaluated, in {}",
+                            f.dot(&v),
+                            pos.to_fen(g)
+                        );
+                    }
+                }
+            });
+        }
+    }
+
+    #[test]
+    fn features_cover_bare_sides_and_mop_up() {
+        let any = AnyGame::builtin("courier").unwrap();
+        crate::with_width!(&any, g => {
+            let params = perturbed(&Params::of(g));
+            let e = Eval::with_params(g, &params);
+            let v = params.to_vector();
+            for fen in [
+                "k10f/12/12/12/12/12/12/1R4K5 w - - 0 1",
+                "k11/12/2K9/12/12/12/12/1R10 b - - 0 1",
+                "k8fff/12/12/12/12/12/12/1RRRR1K5 w - - 0 1",
+            ] {
+                let pos = Position::from_fen(g, fen).unwrap();
+                let f = e.features(g, &pos);
+                assert!((f.dot(&v) - e.evaluate(g, &pos) as f64).abs() < TOLERANCE, "{fen}");
+            }
+        });
+    }
+}

@@ -1,0 +1,224 @@
+//! The numbers the evaluation is built from: per piece type a value and four positional
+//! weights, and four global terms. A game's `[variant.eval]` section (tuned by `kirin
+//! tune`) gives some or all of them; every number it leaves out is derived from the
+//! pieces' moves as before tuning existed, so a game without the section evaluates
+//! exactly as it always did.
+
+use super::{MOBILITY, SHELTER, TEMPO, piece_value};
+use crate::core::{WHITE, piece_index, type_of_piece};
+use crate::rules::game::Game;
+use crate::rules::spec::FEW_PIECES;
+
+/// Share of a piece's value it gains on the centre square (derived default).
+const CENTRE_SHARE: f64 = 0.1;
+/// Share of the promotion gain a piece gains on the far rank (derived default).
+const PROMOTION_SHARE: f64 = 0.25;
+
+/// The evaluation numbers of one piece type, in centipawns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PieceParams {
+    pub value: i32,
+    /// On the centre square, falling linearly (in king-walk distance) to 0 at a corner.
+    pub centre: f64,
+    /// On the far rank, linear in the advance from the own first rank.
+    pub advance: f64,
+    /// On the far rank, quadratic in the advance (promotion progress).
+    pub promotion: f64,
+    /// Per square its sliding moves reach (always 0 for a piece that does not slide).
+    pub mobility: i32,
+    /// Whether the piece has sliding moves (not a parameter: a fact of its moves).
+    pub slides: bool,
+}
+
+/// Every number of one game's evaluation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Params {
+    /// Per piece type (indices of the game's `spec.pieces`).
+    pub pieces: Vec<PieceParams>,
+    /// Per friendly piece next to a lone royal.
+    pub shelter: i32,
+    /// For having the move.
+    pub tempo: i32,
+    /// For a side with exactly 1, 2, 3 non-royal pieces (a side about to be bared).
+    pub few_pieces: [i32; FEW_PIECES],
+}
+
+/// How many numbers each piece type has in the flat vector (`Params::to_vector`).
+pub const PER_PIECE: usize = 5;
+/// Offsets of a piece type's numbers in its block of the flat vector.
+pub const VALUE: usize = 0;
+pub const CENTRE: usize = 1;
+pub const ADVANCE: usize = 2;
+pub const PROMOTION: usize = 3;
+pub const PIECE_MOBILITY: usize = 4;
+
+impl Params {
+    /// The game's parameters: its `[variant.eval]` section over the derived ones.
+    pub fn of<const W: usize>(game: &Game<W>) -> Params {
+        Params::build(game, true)
+    }
+
+    /// The derived parameters, ignoring any `[variant.eval]` section.
+    pub fn derived<const W: usize>(game: &Game<W>) -> Params {
+        Params::build(game, false)
+    }
+
+    fn build<const W: usize>(game: &Game<W>, tuned: bool) -> Params {
+        let section = &game.spec.eval;
+        let entry = |t: usize| {
+            section
+                .pieces
+                .get(t)
+                .and_then(|e| e.as_ref())
+                .filter(|_| tuned)
+        };
+        // Values first: the derived promotion weights depend on the values of the pieces
+        // a piece promotes to.
+        let values: Vec<i32> = (0..game.types)
+            .map(|t| {
+                entry(t)
+                    .and_then(|e| e.value)
+                    .unwrap_or_else(|| piece_value(game, t))
+            })
+            .collect();
+        let pieces = (0..game.types)
+            .map(|t| {
+                let pc = piece_index(t, WHITE);
+                let value = values[t];
+                let e = entry(t).cloned().unwrap_or_default();
+                // A royal that must stay out of check is not drawn to the centre.
+                let centre = if game.is_royal[pc] && game.uses_check() {
+                    0.0
+                } else {
+                    value as f64 * CENTRE_SHARE
+                };
+                let gain = promotion_gain(game, &values, t);
+                let slides = !game.tables[pc].slides.is_empty();
+                PieceParams {
+                    value,
+                    centre: e.centre.unwrap_or(centre),
+                    advance: e.advance.unwrap_or(0.0),
+                    promotion: e.promotion.unwrap_or(gain as f64 * PROMOTION_SHARE),
+                    mobility: if slides {
+                        e.mobility.unwrap_or(MOBILITY)
+                    } else {
+                        0
+                    },
+                    slides,
+                }
+            })
+            .collect();
+        let mut few_pieces = [0; FEW_PIECES];
+        if tuned {
+            for (w, &v) in few_pieces
+                .iter_mut()
+                .zip(section.few_pieces.iter().flatten())
+            {
+                *w = v;
+            }
+        }
+        Params {
+            pieces,
+            shelter: section.shelter.filter(|_| tuned).unwrap_or(SHELTER),
+            tempo: section.tempo.filter(|_| tuned).unwrap_or(TEMPO),
+            few_pieces,
+        }
+    }
+
+    /// Every number as one flat vector: `PER_PIECE` per piece type, then shelter, tempo
+    /// and the `few_pieces` weights (the tuner's parameter vector).
+    pub fn to_vector(&self) -> Vec<f64> {
+        let mut v = Vec::with_capacity(self.len());
+        for p in &self.pieces {
+            v.extend([
+                p.value as f64,
+                p.centre,
+                p.advance,
+                p.promotion,
+                p.mobility as f64,
+            ]);
+        }
+        v.push(self.shelter as f64);
+        v.push(self.tempo as f64);
+        v.extend(self.few_pieces.iter().map(|&w| w as f64));
+        v
+    }
+
+    /// The parameters of the flat vector `v` (`to_vector`'s layout), whole-centipawn
+    /// numbers rounded.
+    pub fn from_vector(&self, v: &[f64]) -> Params {
+        let int = |x: f64| x.round() as i32;
+        let pieces = self
+            .pieces
+            .iter()
+            .enumerate()
+            .map(|(t, old)| {
+                let b = &v[t * PER_PIECE..(t + 1) * PER_PIECE];
+                PieceParams {
+                    value: int(b[VALUE]).max(0),
+                    centre: b[CENTRE],
+                    advance: b[ADVANCE],
+                    promotion: b[PROMOTION],
+                    // A piece that does not slide has no mobility to weigh.
+                    mobility: if old.slides {
+                        int(b[PIECE_MOBILITY])
+                    } else {
+                        0
+                    },
+                    slides: old.slides,
+                }
+            })
+            .collect();
+        let g = self.pieces.len() * PER_PIECE;
+        let mut few_pieces = [0; FEW_PIECES];
+        for (i, w) in few_pieces.iter_mut().enumerate() {
+            *w = int(v[g + 2 + i]);
+        }
+        Params {
+            pieces,
+            shelter: int(v[g]),
+            tempo: int(v[g + 1]),
+            few_pieces,
+        }
+    }
+
+    /// The length of the flat vector.
+    pub fn len(&self) -> usize {
+        self.pieces.len() * PER_PIECE + 2 + FEW_PIECES
+    }
+
+    /// Whether there are no parameters (never: a game has pieces).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Index of the shelter weight in the flat vector of a game with `types` piece types.
+pub fn shelter_index(types: usize) -> usize {
+    types * PER_PIECE
+}
+
+/// Index of the tempo in the flat vector.
+pub fn tempo_index(types: usize) -> usize {
+    types * PER_PIECE + 1
+}
+
+/// Index of the weight for a side with `n` (1 to `FEW_PIECES`) non-royal pieces.
+pub fn few_pieces_index(types: usize, n: usize) -> usize {
+    types * PER_PIECE + 2 + n - 1
+}
+
+/// What promoting gains piece type `t` at best, under `values` (0 if it cannot promote).
+fn promotion_gain<const W: usize>(game: &Game<W>, values: &[i32], t: usize) -> i32 {
+    game.promotions[piece_index(t, WHITE)]
+        .as_ref()
+        .map(|p| {
+            p.choices
+                .iter()
+                .map(|&c| values[type_of_piece(c)] - values[t])
+                .max()
+                .unwrap_or(0)
+                .max(0)
+        })
+        .unwrap_or(0)
+}

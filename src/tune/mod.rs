@@ -1,0 +1,6 @@
+//! Tuning the evaluation: `kirin datagen` writes quiet positions of self-play games with
+//! their results (`datagen`), and `kirin tune` fits a game's evaluation parameters to them
+//! (`texel`), printing a `[variant.eval]` section for its definition (docs/tuning.md).
+
+pub mod datagen;
+pub mod texel;

@@ -1,0 +1,469 @@
+//! `kirin tune`: a Texel-style fit of a game's evaluation parameters (`eval::Params`) to
+//! the positions of `kirin datagen`.
+//!
+//! Method. Every position is read once and turned into its feature vector
+//! (`Eval::features`, White's view), so that its evaluation under any parameters is a dot
+//! product. The prediction for a position is sigmoid(K × eval), an expected score. K is
+//! fitted first, with the starting parameters, to the game results alone (a golden-section
+//! search on log K); it fixes the scale, centipawns to expected score, for the rest. The
+//! target of a position is the game's result blended with sigmoid(K × search score)
+//! (`--result-weight`): results are the truth but noisy at low node counts, the search's
+//! score is smooth but only as good as the evaluation it came from. Then full-batch Adam
+//! on the mean squared error between prediction and target, with a small pull towards
+//! the starting numbers (`--l2`) so that a piece seldom seen is not moved by noise. A tenth
+//! of the positions, in blocks of a fiftieth of the data and at most a thousand lines
+//! (whole games, mostly), is held out and its error reported, to show whether the fit
+//! generalises to other games.
+
+use crate::core::BLACK;
+use crate::eval::Eval;
+use crate::eval::features::Features;
+use crate::eval::params::{PER_PIECE, Params, few_pieces_index};
+use crate::rules::Game;
+use crate::rules::Position;
+use crate::rules::spec::BareKing;
+use crate::variants::AnyGame;
+use std::path::PathBuf;
+use std::time::Instant;
+use thiserror::Error;
+
+#[derive(clap::Args)]
+#[command(
+    after_help = "Reads the positions of `kirin datagen`, fits the scaling constant K and \
+    then the evaluation parameters, and prints the error before and after and the fitted \
+    [variant.eval] section, ready for the variant's definition (docs/tuning.md)."
+)]
+pub struct TuneArgs {
+    /// Variant name (see `kirin variants`; any case).
+    #[arg(long, default_value = crate::cli_search::DEFAULT_VARIANT)]
+    pub variant: String,
+    /// Sets one of the variant's rule options (see `kirin variants`); repeatable.
+    #[arg(long = "rule", value_name = "KEY=VALUE")]
+    pub rules: Vec<String>,
+    /// Positions written by `kirin datagen`.
+    #[arg(long)]
+    pub data: PathBuf,
+    /// Adam steps over the whole data.
+    #[arg(long, default_value_t = 3000)]
+    pub iterations: usize,
+    /// Adam's step size, in centipawns (decays to a tenth of it by the last step).
+    #[arg(long, default_value_t = 2.0)]
+    pub rate: f64,
+    /// Share of the game result in the target; the rest is the search's score.
+    #[arg(long, default_value_t = 0.7)]
+    pub result_weight: f64,
+    /// Pull towards the starting numbers: this times the squared change in centipawns is
+    /// added to the error (a hundredth of it for piece values).
+    #[arg(long, default_value_t = 2e-8)]
+    pub l2: f64,
+    /// Start from the derived numbers rather than the game's `[variant.eval]` section.
+    #[arg(long)]
+    pub from_derived: bool,
+}
+
+/// Why tuning could not be done.
+#[derive(Debug, Error)]
+pub enum TuneError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}:{line}: {why}")]
+    Line {
+        path: PathBuf,
+        line: usize,
+        why: String,
+    },
+    #[error("{path}: no positions")]
+    Empty { path: PathBuf },
+    #[error("--result-weight {0} is not between 0 and 1")]
+    ResultWeight(f64),
+}
+
+/// Held-out positions are every tenth block of lines, blocks of a fiftieth of the data
+/// and at most this many lines: a game's positions are written together and share its
+/// result, so holding out single lines would test the fit on games it was fitted to.
+const HELD_OUT_BLOCK: usize = 1000;
+
+/// One training position: its features from White's view, the game's result and the
+/// searched score, both from White's view.
+pub struct Sample {
+    pub features: Features,
+    pub result: f64,
+    pub score: f64,
+}
+
+/// The fit's settings.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub iterations: usize,
+    pub rate: f64,
+    pub result_weight: f64,
+    pub l2: f64,
+    /// Parameters the fit must leave as they are.
+    pub frozen: Vec<bool>,
+    /// Per parameter: its share of the `l2` pull.
+    pub pull: Vec<f64>,
+    /// Per parameter: the least and the greatest value it may take.
+    pub bounds: Vec<(f64, f64)>,
+}
+
+/// What the fit found.
+#[derive(Clone, Debug)]
+pub struct Fit {
+    pub k: f64,
+    pub params: Vec<f64>,
+    pub train_before: f64,
+    pub train_after: f64,
+    pub valid_before: f64,
+    pub valid_after: f64,
+}
+
+/// `kirin tune`.
+pub fn run(any: &AnyGame, args: &TuneArgs) -> Result<(), String> {
+    if !(0.0..=1.0).contains(&args.result_weight) {
+        return Err(TuneError::ResultWeight(args.result_weight).to_string());
+    }
+    crate::with_width!(any, g => {
+        let start = if args.from_derived { Params::derived(g) } else { Params::of(g) };
+        let started = Instant::now();
+        let samples = read_samples(g, &start, &args.data).map_err(|e| e.to_string())?;
+        let (train, valid): (Vec<&Sample>, Vec<&Sample>) = {
+            let (mut t, mut v) = (Vec::new(), Vec::new());
+            let block = (samples.len() / 50).clamp(1, HELD_OUT_BLOCK);
+            for (i, s) in samples.iter().enumerate() {
+                if (i / block) % 10 == 9 { v.push(s) } else { t.push(s) }
+            }
+            (t, v)
+        };
+        eprintln!(
+            "kirin: tune {}: {} positions ({} to fit, {} held out), features in {:.1} s",
+            g.spec.name, samples.len(), train.len(), valid.len(), started.elapsed().as_secs_f64()
+        );
+        let settings = Settings {
+            iterations: args.iterations,
+            rate: args.rate,
+            result_weight: args.result_weight,
+            l2: args.l2,
+            frozen: frozen(g, &start),
+            pull: pull(&start),
+            bounds: bounds(g, &start),
+        };
+        let fit = fit(&train, &valid, &start.to_vector(), &settings);
+        let tuned = start.from_vector(&fit.params);
+        // The printed numbers are whole centipawns: their error is the one reported.
+        let rounded = tuned.to_vector();
+        let err = |set: &[&Sample], p: &[f64]| error(set, p, fit.k, settings.result_weight);
+        say!("# kirin tune {}: {} positions, K = {:.6}", g.spec.name, samples.len(), fit.k);
+        say!(
+            "# error (fitted / held out): before {:.6} / {:.6}, after {:.6} / {:.6}",
+            fit.train_before, fit.valid_before, err(&train, &rounded), err(&valid, &rounded)
+        );
+        say!("{}", section_text(g, &tuned));
+        eprintln!("kirin: tune {}: {:.1} s", g.spec.name, started.elapsed().as_secs_f64());
+        Ok(())
+    })
+}
+
+/// Reads `kirin datagen`'s lines into samples, with features under `params`.
+pub fn read_samples<const W: usize>(
+    game: &Game<W>,
+    params: &Params,
+    path: &std::path::Path,
+) -> Result<Vec<Sample>, TuneError> {
+    let text = std::fs::read_to_string(path).map_err(|source| TuneError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let eval = Eval::with_params(game, params);
+    let mut samples = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let bad = |why: String| TuneError::Line {
+            path: path.to_path_buf(),
+            line: n + 1,
+            why,
+        };
+        samples.push(parse_sample(game, &eval, line).map_err(bad)?);
+    }
+    if samples.is_empty() {
+        return Err(TuneError::Empty {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(samples)
+}
+
+/// One line, `FEN <tab> result <tab> score`, as a sample.
+fn parse_sample<const W: usize>(game: &Game<W>, eval: &Eval, line: &str) -> Result<Sample, String> {
+    let mut fields = line.split('\t');
+    let (Some(fen), Some(result), Some(score), None) =
+        (fields.next(), fields.next(), fields.next(), fields.next())
+    else {
+        return Err("not FEN, result and score separated by tabs".into());
+    };
+    let pos = Position::from_fen(game, fen).map_err(|e| e.to_string())?;
+    let result: f64 = result
+        .parse()
+        .ok()
+        .filter(|r| [0.0, 0.5, 1.0].contains(r))
+        .ok_or_else(|| format!("result '{result}' is not 1, 0.5 or 0"))?;
+    let score: f64 = score
+        .parse::<i32>()
+        .map_err(|_| format!("score '{score}' is not a whole number"))? as f64;
+    let mut features = eval.features(game, &pos);
+    // The features are the side to move's; the fit works from White's view.
+    if pos.side == BLACK {
+        features.fixed = -features.fixed;
+        for t in &mut features.terms {
+            t.1 = -t.1;
+        }
+    }
+    Ok(Sample {
+        features,
+        result,
+        score,
+    })
+}
+
+/// The parameters the fit leaves alone: the `few_pieces` weights of a game in which a
+/// bared side plays on (the definition may not set them there).
+fn frozen<const W: usize>(game: &Game<W>, params: &Params) -> Vec<bool> {
+    let mut frozen = vec![false; params.len()];
+    if game.spec.bare_king == BareKing::Play {
+        for n in 1..=params.few_pieces.len() {
+            frozen[few_pieces_index(game.types, n)] = true;
+        }
+    }
+    frozen
+}
+
+/// What each parameter may be: a piece value at least 0, a `few_pieces` weight at most 0
+/// (under a bare-king rule a side is never better off for having fewer pieces; in
+/// self-play at a few thousand nodes the side with the material often fails to force the
+/// win, and unbounded the fit rewarded the side about to be bared, which then cost the
+/// engine won endings), everything else free.
+fn bounds<const W: usize>(game: &Game<W>, params: &Params) -> Vec<(f64, f64)> {
+    let mut bounds = vec![(f64::NEG_INFINITY, f64::INFINITY); params.len()];
+    for t in 0..params.pieces.len() {
+        bounds[t * PER_PIECE].0 = 0.0;
+    }
+    for n in 1..=params.few_pieces.len() {
+        bounds[few_pieces_index(game.types, n)].1 = 0.0;
+    }
+    bounds
+}
+
+/// How strongly each parameter is pulled to its start: piece values hardly (a value is a
+/// count difference that most positions measure, and the derived values are what tuning
+/// is there to correct), the positional weights fully: they are nearly collinear (the
+/// linear and quadratic advance, the centre and the value), and unpulled they trade huge
+/// opposite weights for a sliver of error.
+fn pull(params: &Params) -> Vec<f64> {
+    (0..params.len())
+        .map(|i| {
+            let is_value = i < params.pieces.len() * PER_PIECE && i % PER_PIECE == 0;
+            if is_value { VALUE_PULL } else { 1.0 }
+        })
+        .collect()
+}
+
+/// The share of the `l2` pull on piece values.
+const VALUE_PULL: f64 = 0.01;
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The target of a sample: its result blended with its searched score.
+fn target(s: &Sample, k: f64, result_weight: f64) -> f64 {
+    result_weight * s.result + (1.0 - result_weight) * sigmoid(k * s.score)
+}
+
+/// Mean squared error of the predictions under `params` and `k`.
+pub fn error(samples: &[&Sample], params: &[f64], k: f64, result_weight: f64) -> f64 {
+    // Summed from +0 (`Iterator::sum` of no floats is -0, printed "-0.000000").
+    let total: f64 = samples
+        .iter()
+        .map(|s| {
+            let d = sigmoid(k * s.features.dot(params)) - target(s, k, result_weight);
+            d * d
+        })
+        .fold(0.0, |a, b| a + b);
+    total / samples.len().max(1) as f64
+}
+
+/// The K that best predicts the results alone under `params`: a golden-section search
+/// on log10 K between 10^-5 and 10^-1 (the error is unimodal in K).
+pub fn fit_k(samples: &[&Sample], params: &[f64]) -> f64 {
+    let evals: Vec<(f64, f64)> = samples
+        .iter()
+        .map(|s| (s.features.dot(params), s.result))
+        .collect();
+    let err = |log_k: f64| {
+        let k = 10f64.powf(log_k);
+        evals
+            .iter()
+            .map(|&(e, r)| (sigmoid(k * e) - r).powi(2))
+            .sum::<f64>()
+    };
+    let phi = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut a, mut b) = (-5.0f64, -1.0f64);
+    let (mut c, mut d) = (b - phi * (b - a), a + phi * (b - a));
+    let (mut fc, mut fd) = (err(c), err(d));
+    for _ in 0..60 {
+        if fc < fd {
+            b = d;
+            d = c;
+            fd = fc;
+            c = b - phi * (b - a);
+            fc = err(c);
+        } else {
+            a = c;
+            c = d;
+            fc = fd;
+            d = a + phi * (b - a);
+            fd = err(d);
+        }
+    }
+    10f64.powf((a + b) / 2.0)
+}
+
+/// Fits K, then the parameters from `start` (see the module's comment).
+pub fn fit(train: &[&Sample], valid: &[&Sample], start: &[f64], settings: &Settings) -> Fit {
+    let k = fit_k(train, start);
+    let w = settings.result_weight;
+    let targets: Vec<f64> = train.iter().map(|s| target(s, k, w)).collect();
+    let mut x = start.to_vec();
+    let (mut m, mut v) = (vec![0.0; x.len()], vec![0.0; x.len()]);
+    let (beta1, beta2, eps) = (0.9f64, 0.999f64, 1e-8);
+    let n = train.len().max(1) as f64;
+    let mut grad = vec![0.0; x.len()];
+    for step in 1..=settings.iterations {
+        grad.iter_mut().for_each(|g| *g = 0.0);
+        for (s, &y) in train.iter().zip(&targets) {
+            let p = sigmoid(k * s.features.dot(&x));
+            // d/dx of (p - y)^2 = 2 (p - y) p (1 - p) K f.
+            let scale = 2.0 * (p - y) * p * (1.0 - p) * k / n;
+            for &(i, c) in &s.features.terms {
+                grad[i as usize] += scale * c as f64;
+            }
+        }
+        let progress = step as f64 / settings.iterations as f64;
+        let rate = settings.rate * (1.0 - 0.9 * progress);
+        for i in 0..x.len() {
+            if settings.frozen[i] {
+                continue;
+            }
+            let g = grad[i] + 2.0 * settings.l2 * settings.pull[i] * (x[i] - start[i]);
+            m[i] = beta1 * m[i] + (1.0 - beta1) * g;
+            v[i] = beta2 * v[i] + (1.0 - beta2) * g * g;
+            let m_hat = m[i] / (1.0 - beta1.powi(step as i32));
+            let v_hat = v[i] / (1.0 - beta2.powi(step as i32));
+            x[i] -= rate * m_hat / (v_hat.sqrt() + eps);
+        }
+        for (v, &(low, high)) in x.iter_mut().zip(&settings.bounds) {
+            *v = v.clamp(low, high);
+        }
+    }
+    Fit {
+        k,
+        train_before: error(train, start, k, w),
+        valid_before: error(valid, start, k, w),
+        train_after: error(train, &x, k, w),
+        valid_after: error(valid, &x, k, w),
+        params: x,
+    }
+}
+
+/// `params` as a `[variant.eval]` section for `game`'s definition.
+pub fn section_text<const W: usize>(game: &Game<W>, params: &Params) -> String {
+    let mut out = String::from("  [variant.eval]\n");
+    out += &format!(
+        "  tempo = {}\n  shelter = {}\n",
+        params.tempo, params.shelter
+    );
+    if game.spec.bare_king != BareKing::Play {
+        let few: Vec<String> = params.few_pieces.iter().map(|w| w.to_string()).collect();
+        out += &format!("  few_pieces = [{}]\n", few.join(", "));
+    }
+    out += "  [variant.eval.pieces]\n";
+    for (piece, p) in game.spec.pieces.iter().zip(&params.pieces) {
+        let letter = &piece.letter;
+        let key = if letter.chars().all(|c| c.is_ascii_alphanumeric()) {
+            letter.clone()
+        } else {
+            format!("\"{letter}\"")
+        };
+        // Whole centipawns (adding 0 turns a rounded -0 into 0).
+        let whole = |x: f64| x.round() + 0.0;
+        let mut fields = format!(
+            "value = {}, centre = {}, advance = {}, promotion = {}",
+            p.value,
+            whole(p.centre),
+            whole(p.advance),
+            whole(p.promotion)
+        );
+        if p.slides {
+            fields += &format!(", mobility = {}", p.mobility);
+        }
+        out += &format!("  {key} = {{ {fields} }}  # {}\n", piece.name);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fit_finds_the_ratio_of_two_values_and_lowers_the_error() {
+        use rand::{Rng, SeedableRng};
+        // Synthetic positions: two piece-count differences decide the result with K =
+        // 0.01 and values 100 and 50; the fit starts from 100 and 0.
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let samples: Vec<Sample> = (0..4000)
+            .map(|_| {
+                let (a, b) = (rng.gen_range(-3..=3) as f32, rng.gen_range(-3..=3) as f32);
+                let eval = 100.0 * a as f64 + 50.0 * b as f64;
+                let result = if rng.r#gen::<f64>() < sigmoid(0.01 * eval) {
+                    1.0
+                } else {
+                    0.0
+                };
+                Sample {
+                    features: Features {
+                        terms: vec![(0, a), (1, b)],
+                        fixed: 0.0,
+                    },
+                    result,
+                    score: eval,
+                }
+            })
+            .collect();
+        let refs: Vec<&Sample> = samples.iter().collect();
+        let settings = Settings {
+            iterations: 800,
+            rate: 2.0,
+            result_weight: 1.0,
+            l2: 0.0,
+            frozen: vec![false, false],
+            pull: vec![1.0, 1.0],
+            bounds: vec![(0.0, f64::INFINITY); 2],
+        };
+        let fit = fit(&refs, &refs, &[100.0, 0.0], &settings);
+        assert!(fit.train_after < fit.train_before);
+        let ratio = fit.params[1] / fit.params[0];
+        assert!((ratio - 0.5).abs() < 0.1, "{:?}", fit.params);
+        // The scale: K x value of the first piece near the true 0.01 x 100.
+        assert!(
+            (fit.k * fit.params[0] - 1.0).abs() < 0.25,
+            "{} {:?}",
+            fit.k,
+            fit.params
+        );
+    }
+}
