@@ -60,12 +60,7 @@ impl Eval {
             let color = color_of_piece(pc);
             let own = pos.by_color[color];
             for sq in pos.by_piece[pc] {
-                let (occ, limit) = if restrained {
-                    let (stops, limit) = game.restraint(pos, pc, sq);
-                    (occ | stops, limit.unwrap_or(game.valid))
-                } else {
-                    (occ, game.valid)
-                };
+                let (occ, limit) = super::piece_view(game, pos, pc, sq, occ, restrained);
                 if restrained && limit.is_empty() {
                     // `evaluate` counts a share of the table entry, in whole centipawns.
                     let share = 1.0 / IMMOBILE_SHARE as f64;

@@ -165,14 +165,7 @@ impl Eval {
             let color = color_of_piece(pc);
             let own = pos.by_color[color];
             for sq in pieces {
-                // A restraint rule (a bodyguard's stops and freeze, a frozen binding)
-                // cuts mobility as it cuts moves.
-                let (occ, limit) = if restrained {
-                    let (stops, limit) = game.restraint(pos, pc, sq);
-                    (occ | stops, limit.unwrap_or(game.valid))
-                } else {
-                    (occ, game.valid)
-                };
+                let (occ, limit) = piece_view(game, pos, pc, sq, occ, restrained);
                 if restrained && limit.is_empty() {
                     // Held immobile (it attacks and defends nothing until freed): most
                     // of it is lost.
@@ -367,6 +360,25 @@ fn progress<const W: usize>(game: &Game<W>, color: Color, sq: usize) -> f64 {
         g.height as f64 - 1.0 - r
     };
     own / (g.height as f64 - 1.0)
+}
+
+/// The occupancy a piece's slides see and the squares it may reach: a restraint rule (a
+/// bodyguard's stops and freeze, a frozen binding) cuts mobility as it cuts moves.
+#[inline(always)]
+pub(crate) fn piece_view<const W: usize>(
+    game: &Game<W>,
+    pos: &Position<W>,
+    pc: usize,
+    sq: usize,
+    occ: Bitboard<W>,
+    restrained: bool,
+) -> (Bitboard<W>, Bitboard<W>) {
+    if restrained {
+        let (stops, limit) = game.restraint(pos, pc, sq);
+        (occ | stops, limit.unwrap_or(game.valid))
+    } else {
+        (occ, game.valid)
+    }
 }
 
 /// The mobility-derived value of piece type `t` (White's tables).
