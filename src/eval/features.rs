@@ -96,13 +96,8 @@ impl Eval {
         for color in Color::ALL {
             sum.fixed += sign(color) * self.mop_up_with(game, pos, color, &royals) as f64;
             let mine = royals[color];
-            if let Some(k) = mine.first().filter(|_| !mine.more_than_one()) {
-                let shelter = self.neighbours[k]
-                    .iter()
-                    .filter(|&&n| pos.by_color[color].has(n as usize))
-                    .count();
-                sum.dense[shelter_index(types)] += sign(color) * shelter as f64;
-            }
+            let shelter = self.shelter_count(pos, color, mine);
+            sum.dense[shelter_index(types)] += sign(color) * shelter as f64;
             let others = pos.by_color[color].andnot(mine).count() as usize;
             if (1..=FEW_PIECES).contains(&others) {
                 sum.dense[few_pieces_index(types, others)] += sign(color);

@@ -189,13 +189,7 @@ impl Eval {
         for (color, s) in Color::ALL.into_iter().zip(score.iter_mut()) {
             *s += self.mop_up_with(game, pos, color, &royals);
             let royals = royals[color];
-            if let Some(k) = royals.first().filter(|_| !royals.more_than_one()) {
-                let shelter = self.neighbours[k]
-                    .iter()
-                    .filter(|&&n| pos.by_color[color].has(n as usize))
-                    .count();
-                *s += self.shelter * shelter as i32;
-            }
+            *s += self.shelter * self.shelter_count(pos, color, royals) as i32;
             if self.few_pieces_count {
                 *s += self.few_pieces_of(pos, color, royals);
             }
@@ -309,6 +303,24 @@ impl Eval {
             bonus += MOP_FREE * (8 - free as i32);
         }
         bonus
+    }
+
+    /// How many of `color`'s pieces stand next to its royal, if it has one only (else 0).
+    pub(crate) fn shelter_count<const W: usize>(
+        &self,
+        pos: &Position<W>,
+        color: Color,
+        royals: Bitboard<W>,
+    ) -> usize {
+        royals
+            .first()
+            .filter(|_| !royals.more_than_one())
+            .map_or(0, |k| {
+                self.neighbours[k]
+                    .iter()
+                    .filter(|&&n| pos.by_color[color].has(n as usize))
+                    .count()
+            })
     }
 
     /// The material value of the piece with board code `code`.

@@ -797,7 +797,7 @@ impl<'a, const W: usize> Worker<'a, W> {
             if self.is_capture(m) || m.promotes_to().is_some() {
                 let gain = self.gain(m);
                 let attacker = self.eval.value_of(self.pos.mover(m));
-                let key = gain * 8 - attacker / 8;
+                let key = capture_key(gain, attacker);
                 // Taking a piece worth at least the taker cannot lose by exchange: only
                 // the others need the exchange evaluated.
                 return if self.pruning.bad_captures_last
@@ -1045,21 +1045,18 @@ impl<'a, const W: usize> Worker<'a, W> {
             // scored above a mate against us.
             if ply > 0 && !in_check && best > -MATE_BOUND && legal > 0 {
                 if quiet {
-                    if depth <= p.lmp_depth && quiets_seen >= lmp_limit {
-                        quiets_seen += 1;
-                        continue;
-                    }
-                    if depth <= p.futility_depth
-                        && !pv_node
-                        && static_eval + p.futility_base + p.futility_margin * depth <= alpha
-                        && key_of_move < KILLER_KEY
-                    {
-                        quiets_seen += 1;
-                        continue;
-                    }
-                    if depth <= p.see_depth
-                        && see::see(g, self.eval, &self.pos, m) < -p.see_quiet * depth * depth
-                    {
+                    let late = depth <= p.lmp_depth && quiets_seen >= lmp_limit;
+                    let futile = || {
+                        depth <= p.futility_depth
+                            && !pv_node
+                            && static_eval + p.futility_base + p.futility_margin * depth <= alpha
+                            && key_of_move < KILLER_KEY
+                    };
+                    let losing = || {
+                        depth <= p.see_depth
+                            && see::see(g, self.eval, &self.pos, m) < -p.see_quiet * depth * depth
+                    };
+                    if late || futile() || losing() {
                         quiets_seen += 1;
                         continue;
                     }
@@ -1092,28 +1089,22 @@ impl<'a, const W: usize> Worker<'a, W> {
             if legal == 1 {
                 score = self.child(same_side, new_depth, alpha, beta, ply);
             } else {
+                let reducible = if p.lmr_refined {
+                    depth >= 3 && legal > 1 + pv_node as usize && (quiet || key_of_move < 0)
+                } else {
+                    depth >= 3 && quiet && !in_check && legal > 3
+                };
                 let mut r = 0;
-                if !p.lmr_refined {
-                    if depth >= 3 && quiet && !in_check && legal > 3 {
-                        r = self.lmr[(depth as usize).min(63)][legal.min(63)];
-                        if pv_node {
-                            r -= 1;
-                        }
-                        r = r.clamp(0, new_depth - 1);
-                    }
-                } else if depth >= 3 && legal > 1 + pv_node as usize && (quiet || key_of_move < 0) {
-                    r = self.lmr[(depth as usize).min(63)][legal.min(63)];
-                    if pv_node {
-                        r -= 1;
-                    }
-                    if !improving {
-                        r += 1;
-                    }
-                    if quiet {
-                        if key_of_move >= KILLER_KEY {
-                            r -= 1;
-                        } else {
-                            r -= key_of_move / HISTORY_PER_REDUCTION;
+                if reducible {
+                    r = self.lmr[(depth as usize).min(63)][legal.min(63)] - pv_node as i32;
+                    if p.lmr_refined {
+                        r += !improving as i32;
+                        if quiet {
+                            r -= if key_of_move >= KILLER_KEY {
+                                1
+                            } else {
+                                key_of_move / HISTORY_PER_REDUCTION
+                            };
                         }
                     }
                     r = r.clamp(0, new_depth - 1);
@@ -1253,7 +1244,7 @@ impl<'a, const W: usize> Worker<'a, W> {
         keys.clear();
         keys.extend(
             list.iter()
-                .map(|&m| self.gain(m) * 8 - self.eval.value_of(self.pos.mover(m)) / 8),
+                .map(|&m| capture_key(self.gain(m), self.eval.value_of(self.pos.mover(m)))),
         );
         for i in 0..list.len() {
             let j = (i..list.len())
@@ -1291,6 +1282,13 @@ impl<'a, const W: usize> Worker<'a, W> {
         self.keys[ply] = keys;
         best
     }
+}
+
+/// The order of captures and promotions among themselves: by what they gain, then by the
+/// cheaper piece making them.
+#[inline]
+fn capture_key(gain: i32, attacker: i32) -> i32 {
+    gain * 8 - attacker / 8
 }
 
 /// The late move reduction table: 0.75 + ln(depth) ln(moves) / 2.25 plies.
