@@ -7,10 +7,10 @@
 //! checks the two agree on positions of several games.
 
 use super::params::{
-    ADVANCE, CENTRE, PER_PIECE, PIECE_MOBILITY, PROMOTION, VALUE, few_pieces_index, shelter_index,
-    tempo_index,
+    ADVANCE, ATTACK, CENTRE, DOUBLED, ISOLATED, LEAPS, PASSED, PER_PIECE, PIECE_MOBILITY,
+    PROMOTION, VALUE, few_pieces_index, pawn_index, shelter_index, tempo_index,
 };
-use super::{Eval, IMMOBILE_SHARE, centre, progress, slide_reach};
+use super::{Eval, IMMOBILE_SHARE, centre, leap_reach, pawns, progress, slide_reach};
 use crate::core::{BLACK, Color, WHITE, color_of_piece, piece_index, type_of_piece};
 use crate::rules::game::Game;
 use crate::rules::position::Position;
@@ -56,11 +56,14 @@ impl Eval {
         let sign = |color: Color| if color == us { 1.0 } else { -1.0 };
         let occ = pos.occupied();
         let restrained = game.restraint_now(pos);
+        let royals = [pos.royals(game, WHITE), pos.royals(game, BLACK)];
+        let lone = royals.map(|r| r.first().filter(|_| !r.more_than_one()));
         for pc in 0..2 * game.types {
             let color = color_of_piece(pc);
             let own = pos.by_color[color];
+            let base = type_of_piece(pc) * PER_PIECE;
             for sq in pos.by_piece[pc] {
-                let (occ, limit) = super::piece_view(game, pos, pc, sq, occ, restrained);
+                let (seen, limit) = super::piece_view(game, pos, pc, sq, occ, restrained);
                 if restrained && limit.is_empty() {
                     // `evaluate` counts a share of the table entry, in whole centipawns.
                     let share = 1.0 / IMMOBILE_SHARE as f64;
@@ -74,9 +77,14 @@ impl Eval {
                 // Every slider's reach, also where its weight is 0 (the tuner may move
                 // it off 0).
                 if !game.tables[pc].slides.is_empty() {
-                    let reach = slide_reach(game, pc, sq, occ, limit, own);
-                    sum.dense[type_of_piece(pc) * PER_PIECE + PIECE_MOBILITY] +=
-                        sign(color) * reach as f64;
+                    let reach = slide_reach(game, pc, sq, seen, limit, own);
+                    sum.dense[base + PIECE_MOBILITY] += sign(color) * reach as f64;
+                }
+                let theirs = pos.by_color[color.opposite()];
+                let leaps = leap_reach(game, pc, sq, occ, limit, theirs);
+                sum.dense[base + LEAPS] += sign(color) * leaps as f64;
+                if let Some(k) = lone[color.opposite()] {
+                    sum.dense[base + ATTACK] += sign(color) * self.nearness(sq, k) as f64;
                 }
             }
         }
@@ -92,7 +100,6 @@ impl Eval {
             self.add_reserve_features(game, pos, &mut sum, us);
         }
         let types = game.types;
-        let royals = [pos.royals(game, WHITE), pos.royals(game, BLACK)];
         for color in Color::ALL {
             sum.fixed += sign(color) * self.mop_up_with(game, pos, color, &royals) as f64;
             let mine = royals[color];
@@ -103,6 +110,7 @@ impl Eval {
                 sum.dense[few_pieces_index(types, others)] += sign(color);
             }
         }
+        self.add_pawn_features(game, pos, &mut sum, us);
         sum.dense[tempo_index(types)] += 1.0;
         Features {
             terms: sum
@@ -136,6 +144,36 @@ impl Eval {
         sum.dense[base + PROMOTION] += weight * a * a;
         let exact = p.value as f64 + p.centre * c + p.advance * a + p.promotion * a * a;
         sum.fixed += weight * (self.pst[pc * self.squares + sq] as f64 - exact);
+    }
+
+    /// The pawn structure, also where its weights are 0 (the tuner may move them off 0);
+    /// a passed pawn's entry is rounded to whole centipawns, its rounding a fixed part.
+    fn add_pawn_features<const W: usize>(
+        &self,
+        game: &Game<W>,
+        pos: &Position<W>,
+        sum: &mut Sum,
+        us: Color,
+    ) {
+        if !self.pawn.iter().any(|&p| p) {
+            return;
+        }
+        let types = game.types;
+        let pawns = pawns::pawns_of(pos, &self.pawn);
+        for color in Color::ALL {
+            let sign = if color == us { 1.0 } else { -1.0 };
+            let (mut coefficient, mut fixed) = (0.0, 0.0);
+            let survey = pawns::survey(game, &pawns, color, |sq| {
+                let a = progress(game, color, sq).powi(2);
+                coefficient += a;
+                let counted = self.passed[color.index() * self.squares + sq] as f64;
+                fixed += counted - self.params.passed * a;
+            });
+            sum.dense[pawn_index(types, PASSED)] += sign * coefficient;
+            sum.dense[pawn_index(types, DOUBLED)] += sign * survey.doubled as f64;
+            sum.dense[pawn_index(types, ISOLATED)] += sign * survey.isolated as f64;
+            sum.fixed += sign * fixed;
+        }
     }
 
     /// Reserve pieces at their value; prisoners at a third of it (whole centipawns, as
@@ -202,6 +240,7 @@ mod tests {
         }
         let mut p = params.from_vector(&v);
         p.few_pieces = [-40, -15, -5];
+        (p.passed, p.doubled, p.isolated) = (93.7, -17, -11);
         p
     }
 

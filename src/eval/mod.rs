@@ -1,6 +1,8 @@
 //! Evaluation for any variant without hand tuning: piece values derived from each piece's
 //! mobility, piece-square terms for centralisation and promotion progress, slider
-//! mobility and royal shelter. Scores are centipawn-like, from the side to move.
+//! mobility and royal shelter; where a game's tuned numbers give them, leap reach,
+//! nearness to the opponent's royal and pawn structure (`pawns.rs`). Scores are
+//! centipawn-like, from the side to move.
 //!
 //! Piece values: a piece's expected number of moves, averaged over every square of the
 //! board, where each square along a slide is empty with probability 0.7 (so a rider is
@@ -19,6 +21,7 @@ pub use params::Params;
 
 pub mod features;
 pub mod params;
+mod pawns;
 
 /// Centipawns per expected move.
 const VALUE_PER_MOVE: f64 = 57.0;
@@ -66,6 +69,13 @@ pub struct Eval {
     /// Per piece index: centipawns per square its slides reach (0: not counted, as for
     /// every piece that does not slide).
     mobility: Vec<i32>,
+    /// Per piece index: centipawns per square its leaps and steps reach (0: not counted).
+    leaps: Vec<i32>,
+    /// Per piece index: centipawns per king step it stands nearer the opponent's lone
+    /// royal than `span` (0: not counted).
+    attack: Vec<i32>,
+    /// Per square: its file and rank (king-step distances).
+    coords: Vec<(i8, i8)>,
     /// Per friendly piece next to a lone royal.
     shelter: i32,
     /// For the side to move.
@@ -74,6 +84,15 @@ pub struct Eval {
     few_pieces: [i32; FEW_PIECES],
     /// ...counted only when some weight is not 0 (games with a bare-king rule).
     few_pieces_count: bool,
+    /// Per piece index: whether it is a pawn (`pawns.rs`).
+    pawn: Vec<bool>,
+    /// `passed[color * squares + sq]`: a passed pawn of `color` on `sq`.
+    passed: Vec<i32>,
+    /// Per doubled pawn, per isolated pawn.
+    doubled: i32,
+    isolated: i32,
+    /// Whether the pawn structure counts: the game has pawns and a weight is not 0.
+    pawn_terms: bool,
     /// The numbers the tables were built from (the tuner's feature extraction reads
     /// them).
     params: Params,
@@ -110,8 +129,13 @@ impl Eval {
                 pst[pc * n + sq] = p.value + bonus.round() as i32;
             }
         }
-        let mobility = (0..2 * game.types)
-            .map(|pc| params.pieces[type_of_piece(pc)].mobility)
+        let per_piece = |weight: fn(&params::PieceParams) -> i32| -> Vec<i32> {
+            (0..2 * game.types)
+                .map(|pc| weight(&params.pieces[type_of_piece(pc)]))
+                .collect()
+        };
+        let coords = (0..n)
+            .map(|sq| (g.file(sq) as i8, g.rank(sq) as i8))
             .collect();
         let neighbours = (0..n)
             .map(|sq| {
@@ -136,11 +160,31 @@ impl Eval {
                 MOP_EDGE * edge + MOP_CORNER * corner
             })
             .collect();
+        let pawn: Vec<bool> = (0..2 * game.types)
+            .map(|pc| pawns::is_pawn(game, pc))
+            .collect();
+        let passed = Color::ALL
+            .into_iter()
+            .flat_map(|color| {
+                (0..n).map(move |sq| {
+                    (params.passed * progress(game, color, sq).powi(2)).round() as i32
+                })
+            })
+            .collect();
+        let weighs = params.passed != 0.0 || params.doubled != 0 || params.isolated != 0;
         Eval {
+            pawn_terms: weighs && pawn.iter().any(|&p| p),
+            pawn,
+            passed,
+            doubled: params.doubled,
+            isolated: params.isolated,
             values,
             pst,
             squares: n,
-            mobility,
+            mobility: per_piece(|p| p.mobility),
+            leaps: per_piece(|p| p.leaps),
+            attack: per_piece(|p| p.attack),
+            coords,
             shelter: params.shelter,
             tempo: params.tempo,
             few_pieces: params.few_pieces,
@@ -157,6 +201,9 @@ impl Eval {
         let occ = pos.occupied();
         let restrained = game.restraint_now(pos);
         let mut score = [0i32; 2];
+        // Each side's royals, found once for the attack, mop-up and shelter terms.
+        let royals = [pos.royals(game, WHITE), pos.royals(game, BLACK)];
+        let lone = royals.map(|r| r.first().filter(|_| !r.more_than_one()));
         for pc in 0..2 * game.types {
             let pieces = pos.by_piece[pc];
             if pieces.is_empty() {
@@ -164,8 +211,9 @@ impl Eval {
             }
             let color = color_of_piece(pc);
             let own = pos.by_color[color];
+            let target = lone[color.opposite()].filter(|_| self.attack[pc] != 0);
             for sq in pieces {
-                let (occ, limit) = piece_view(game, pos, pc, sq, occ, restrained);
+                let (seen, limit) = piece_view(game, pos, pc, sq, occ, restrained);
                 if restrained && limit.is_empty() {
                     // Held immobile (it attacks and defends nothing until freed): most
                     // of it is lost.
@@ -174,7 +222,14 @@ impl Eval {
                 }
                 score[color] += self.pst[pc * self.squares + sq];
                 if self.mobility[pc] != 0 {
-                    score[color] += self.mobility[pc] * slide_reach(game, pc, sq, occ, limit, own);
+                    score[color] += self.mobility[pc] * slide_reach(game, pc, sq, seen, limit, own);
+                }
+                if self.leaps[pc] != 0 {
+                    let theirs = pos.by_color[color.opposite()];
+                    score[color] += self.leaps[pc] * leap_reach(game, pc, sq, occ, limit, theirs);
+                }
+                if let Some(k) = target {
+                    score[color] += self.attack[pc] * self.nearness(sq, k);
                 }
             }
         }
@@ -184,8 +239,15 @@ impl Eval {
         if game.reserves.exist() {
             self.add_reserves(game, pos, &mut score);
         }
-        // Each side's royals, found once for the mop-up and the shelter terms.
-        let royals = [pos.royals(game, WHITE), pos.royals(game, BLACK)];
+        if self.pawn_terms {
+            let pawns = pawns::pawns_of(pos, &self.pawn);
+            for (color, s) in Color::ALL.into_iter().zip(score.iter_mut()) {
+                let table = &self.passed[color.index() * self.squares..];
+                let mut passed = 0;
+                let survey = pawns::survey(game, &pawns, color, |sq| passed += table[sq]);
+                *s += passed + self.doubled * survey.doubled + self.isolated * survey.isolated;
+            }
+        }
         for (color, s) in Color::ALL.into_iter().zip(score.iter_mut()) {
             *s += self.mop_up_with(game, pos, color, &royals);
             let royals = royals[color];
@@ -305,6 +367,14 @@ impl Eval {
         bonus
     }
 
+    /// How many king steps nearer each other `a` and `b` stand than the board's longest
+    /// distance (0 at opposite corners).
+    #[inline(always)]
+    fn nearness(&self, a: usize, b: usize) -> i32 {
+        let ((fa, ra), (fb, rb)) = (self.coords[a], self.coords[b]);
+        self.span - ((fa - fb).abs().max((ra - rb).abs()) as i32)
+    }
+
     /// How many of `color`'s pieces stand next to its royal, if it has one only (else 0).
     pub(crate) fn shelter_count<const W: usize>(
         &self,
@@ -334,6 +404,11 @@ impl Eval {
     }
 }
 
+/// Whether `game` has pawns, so that its pawn structure can be weighed (`pawns.rs`).
+pub fn has_pawns<const W: usize>(game: &Game<W>) -> bool {
+    (0..2 * game.types).any(|pc| pawns::is_pawn(game, pc))
+}
+
 /// The squares piece `pc` on `sq` reaches by its slides, through `occ`, within `limit`,
 /// not onto its own pieces `own` (the evaluation's mobility).
 #[inline]
@@ -350,6 +425,22 @@ fn slide_reach<const W: usize>(
         reach += (game.slide_targets(s, sq, occ) & limit).andnot(own).count();
     }
     reach as i32
+}
+
+/// The squares piece `pc` on `sq` reaches by its leaps and steps: empty squares it may
+/// move to and opponent pieces (`theirs`) it may take, through `occ`, within `limit`.
+#[inline]
+fn leap_reach<const W: usize>(
+    game: &Game<W>,
+    pc: usize,
+    sq: usize,
+    occ: Bitboard<W>,
+    limit: Bitboard<W>,
+    theirs: Bitboard<W>,
+) -> i32 {
+    let tab = &game.tables[pc];
+    let reach = tab.leap_move[sq].andnot(occ) | (tab.leap_capture[sq] & theirs);
+    (reach & limit).count() as i32
 }
 
 /// How central `sq` is: 1 on the centre, falling linearly with the distance (files plus
@@ -473,7 +564,8 @@ mod tests {
     fn mop_up_drives_a_bare_king_to_the_corner_and_the_king_to_it() {
         let any = AnyGame::builtin("courier").unwrap();
         crate::with_width!(&any, g => {
-            let e = Eval::new(g);
+            // The derived numbers: no leap reach or nearness terms beside the mop-up.
+            let e = Eval::with_params(g, &Params::derived(g));
             let mop = |fen: &str, strong: Color| {
                 e.mop_up(g, &Position::from_fen(g, fen).unwrap(), strong)
             };

@@ -1,8 +1,9 @@
-//! The numbers the evaluation is built from: per piece type a value and four positional
-//! weights, and four global terms. A game's `[variant.eval]` section (tuned by `kirin
-//! tune`) gives some or all of them; every number it leaves out is derived from the
-//! pieces' moves as before tuning existed, so a game without the section evaluates
-//! exactly as it always did.
+//! The numbers the evaluation is built from: per piece type a value and six positional
+//! weights, and the global terms (shelter, tempo, few pieces, pawn structure). A game's
+//! `[variant.eval]` section (tuned by `kirin tune`) gives some or all of them; every
+//! number it leaves out is derived from the pieces' moves as before tuning existed (or 0,
+//! for the terms added since), so a game without the section evaluates exactly as it
+//! always did.
 
 use super::{MOBILITY, SHELTER, TEMPO, piece_value};
 use crate::core::{WHITE, piece_index, type_of_piece};
@@ -26,8 +27,14 @@ pub struct PieceParams {
     pub promotion: f64,
     /// Per square its sliding moves reach (always 0 for a piece that does not slide).
     pub mobility: i32,
+    /// Per square its leaps and steps reach (always 0 for a piece without them).
+    pub leaps: i32,
+    /// Per king step nearer the opponent's lone royal than the board's longest distance.
+    pub attack: i32,
     /// Whether the piece has sliding moves (not a parameter: a fact of its moves).
     pub slides: bool,
+    /// Whether it has leaps or steps (a fact too).
+    pub leaper: bool,
 }
 
 /// Every number of one game's evaluation.
@@ -41,16 +48,24 @@ pub struct Params {
     pub tempo: i32,
     /// For a side with exactly 1, 2, 3 non-royal pieces (a side about to be bared).
     pub few_pieces: [i32; FEW_PIECES],
+    /// For a passed pawn on the far rank, times the square of its advance (`pawns.rs`).
+    pub passed: f64,
+    /// Per pawn beyond the first on a file.
+    pub doubled: i32,
+    /// Per pawn with no friendly pawn on the files beside it.
+    pub isolated: i32,
 }
 
 /// How many numbers each piece type has in the flat vector (`Params::to_vector`).
-pub const PER_PIECE: usize = 5;
+pub const PER_PIECE: usize = 7;
 /// Offsets of a piece type's numbers in its block of the flat vector.
 pub const VALUE: usize = 0;
 pub const CENTRE: usize = 1;
 pub const ADVANCE: usize = 2;
 pub const PROMOTION: usize = 3;
 pub const PIECE_MOBILITY: usize = 4;
+pub const LEAPS: usize = 5;
+pub const ATTACK: usize = 6;
 
 impl Params {
     /// The game's parameters: its `[variant.eval]` section over the derived ones.
@@ -94,6 +109,12 @@ impl Params {
                 };
                 let gain = promotion_gain(game, &values, t);
                 let slides = !game.tables[pc].slides.is_empty();
+                let tab = &game.tables[pc];
+                let leaper = tab
+                    .leap_move
+                    .iter()
+                    .chain(&tab.leap_capture)
+                    .any(|b| !b.is_empty());
                 PieceParams {
                     value,
                     centre: e.centre.unwrap_or(centre),
@@ -104,7 +125,12 @@ impl Params {
                     } else {
                         0
                     },
+                    // Leap reach and nearness to the opponent's royal weigh nothing
+                    // unless tuned: an untuned game evaluates as before they existed.
+                    leaps: if leaper { e.leaps.unwrap_or(0) } else { 0 },
+                    attack: e.attack.unwrap_or(0),
                     slides,
+                    leaper,
                 }
             })
             .collect();
@@ -122,11 +148,16 @@ impl Params {
             shelter: section.shelter.filter(|_| tuned).unwrap_or(SHELTER),
             tempo: section.tempo.filter(|_| tuned).unwrap_or(TEMPO),
             few_pieces,
+            // No pawn-structure terms unless tuned: an untuned game evaluates as before.
+            passed: section.passed.filter(|_| tuned).unwrap_or(0.0),
+            doubled: section.doubled.filter(|_| tuned).unwrap_or(0),
+            isolated: section.isolated.filter(|_| tuned).unwrap_or(0),
         }
     }
 
-    /// Every number as one flat vector: `PER_PIECE` per piece type, then shelter, tempo
-    /// and the `few_pieces` weights (the tuner's parameter vector).
+    /// Every number as one flat vector: `PER_PIECE` per piece type, then shelter, tempo,
+    /// the `few_pieces` weights, then passed, doubled and isolated (the tuner's parameter
+    /// vector).
     pub fn to_vector(&self) -> Vec<f64> {
         let mut v = Vec::with_capacity(self.len());
         for p in &self.pieces {
@@ -136,11 +167,14 @@ impl Params {
                 p.advance,
                 p.promotion,
                 p.mobility as f64,
+                p.leaps as f64,
+                p.attack as f64,
             ]);
         }
         v.push(self.shelter as f64);
         v.push(self.tempo as f64);
         v.extend(self.few_pieces.iter().map(|&w| w as f64));
+        v.extend([self.passed, self.doubled as f64, self.isolated as f64]);
         v
     }
 
@@ -165,7 +199,10 @@ impl Params {
                     } else {
                         0
                     },
+                    leaps: if old.leaper { int(b[LEAPS]) } else { 0 },
+                    attack: int(b[ATTACK]),
                     slides: old.slides,
+                    leaper: old.leaper,
                 }
             })
             .collect();
@@ -174,17 +211,21 @@ impl Params {
         for (i, w) in few_pieces.iter_mut().enumerate() {
             *w = int(v[g + 2 + i]);
         }
+        let pawns = g + 2 + FEW_PIECES;
         Params {
             pieces,
             shelter: int(v[g]),
             tempo: int(v[g + 1]),
             few_pieces,
+            passed: v[pawns + PASSED],
+            doubled: int(v[pawns + DOUBLED]),
+            isolated: int(v[pawns + ISOLATED]),
         }
     }
 
     /// The length of the flat vector.
     pub fn len(&self) -> usize {
-        self.pieces.len() * PER_PIECE + 2 + FEW_PIECES
+        self.pieces.len() * PER_PIECE + 2 + FEW_PIECES + PAWN_TERMS
     }
 
     /// Whether there are no parameters (never: a game has pieces).
@@ -206,6 +247,18 @@ pub fn tempo_index(types: usize) -> usize {
 /// Index of the weight for a side with `n` (1 to `FEW_PIECES`) non-royal pieces.
 pub fn few_pieces_index(types: usize, n: usize) -> usize {
     types * PER_PIECE + 2 + n - 1
+}
+
+/// How many pawn-structure numbers follow the `few_pieces` weights, and their order.
+pub const PAWN_TERMS: usize = 3;
+pub const PASSED: usize = 0;
+pub const DOUBLED: usize = 1;
+pub const ISOLATED: usize = 2;
+
+/// Index of pawn-structure number `term` (`PASSED`, `DOUBLED`, `ISOLATED`) in the flat
+/// vector.
+pub fn pawn_index(types: usize, term: usize) -> usize {
+    types * PER_PIECE + 2 + FEW_PIECES + term
 }
 
 /// What promoting gains piece type `t` at best, under `values` (0 if it cannot promote).

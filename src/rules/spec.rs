@@ -153,6 +153,11 @@ pub struct PieceEval {
     pub promotion: Option<f64>,
     /// Centipawns per square a sliding move reaches.
     pub mobility: Option<i32>,
+    /// Centipawns per square a leap or step reaches.
+    pub leaps: Option<i32>,
+    /// Centipawns per king step closer to the opponent's lone royal than the longest
+    /// distance on the board.
+    pub attack: Option<i32>,
 }
 
 /// A variant's `[variant.eval]` section: tuned evaluation parameters. Empty when the
@@ -168,6 +173,13 @@ pub struct EvalSpec {
     /// Centipawns for a side with exactly 1, 2, ... non-royal pieces (games whose
     /// `bare_king` rule is not `play`); missing weights are 0.
     pub few_pieces: Option<Vec<i32>>,
+    /// Centipawns for a passed pawn on the far rank, growing with the square of its
+    /// advance (games with pawns; 0 when missing).
+    pub passed: Option<f64>,
+    /// Centipawns per pawn beyond the first on a file (0 when missing).
+    pub doubled: Option<i32>,
+    /// Centipawns per pawn with no friendly pawn on the files next to it (0 when missing).
+    pub isolated: Option<i32>,
 }
 
 /// How royal pieces are protected.
@@ -476,6 +488,9 @@ struct RawEval {
     tempo: Option<i64>,
     shelter: Option<i64>,
     few_pieces: Option<Vec<i64>>,
+    passed: Option<f64>,
+    doubled: Option<i64>,
+    isolated: Option<i64>,
     pieces: Option<BTreeMap<String, RawPieceEval>>,
 }
 
@@ -487,6 +502,8 @@ struct RawPieceEval {
     advance: Option<f64>,
     promotion: Option<f64>,
     mobility: Option<i64>,
+    leaps: Option<i64>,
+    attack: Option<i64>,
 }
 
 /// The most piece types a game under the `little-great` hook may have.
@@ -733,6 +750,9 @@ fn inherit_eval(parent: &RawVariant, child: &RawVariant) -> Option<RawEval> {
         tempo: child_eval.tempo.or(merged.tempo),
         shelter: child_eval.shelter.or(merged.shelter),
         few_pieces: child_eval.few_pieces.or(merged.few_pieces),
+        passed: child_eval.passed.or(merged.passed),
+        doubled: child_eval.doubled.or(merged.doubled),
+        isolated: child_eval.isolated.or(merged.isolated),
         pieces: (!pieces.is_empty()).then_some(pieces),
     })
 }
@@ -782,6 +802,15 @@ fn check_eval(
         .shelter
         .map(|v| int("shelter", v, -200, 200))
         .transpose()?;
+    spec.passed = raw.passed.map(|v| real("passed", v)).transpose()?;
+    spec.doubled = raw
+        .doubled
+        .map(|v| int("doubled", v, -EVAL_VALUE_MAX, EVAL_VALUE_MAX))
+        .transpose()?;
+    spec.isolated = raw
+        .isolated
+        .map(|v| int("isolated", v, -EVAL_VALUE_MAX, EVAL_VALUE_MAX))
+        .transpose()?;
     if let Some(weights) = &raw.few_pieces {
         if bare_king == BareKing::Play {
             return Err(EvalProblem::FewPiecesWithoutBareRule);
@@ -824,6 +853,14 @@ fn check_eval(
                 .mobility
                 .map(|v| int(&key("mobility"), v, -50, 50))
                 .transpose()?,
+            leaps: entry
+                .leaps
+                .map(|v| int(&key("leaps"), v, -50, 50))
+                .transpose()?,
+            attack: entry
+                .attack
+                .map(|v| int(&key("attack"), v, -100, 100))
+                .transpose()?,
         };
         // An option that replaced the piece made it another piece than the one tuned.
         let same = defined
@@ -839,7 +876,7 @@ fn check_eval(
 /// The largest piece value (and `few_pieces` weight) a `[variant.eval]` may give, in
 /// centipawns: far below the search's mate scores even summed over a full Chu board.
 const EVAL_VALUE_MAX: i64 = 10_000;
-/// The largest positional weight (`centre`, `advance`, `promotion`), in centipawns.
+/// The largest positional weight (`centre`, `advance`, `promotion`, `passed`), in centipawns.
 const EVAL_WEIGHT_MAX: f64 = 2_000.0;
 
 /// Two file letters (White's, Black's) as file indices on a board `width` files wide.

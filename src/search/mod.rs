@@ -82,6 +82,9 @@ const HISTORY_MAX: i32 = 16384;
 const HISTORY_PER_REDUCTION: i32 = HISTORY_MAX / 2;
 /// A static evaluation not taken (in check).
 const NO_EVAL: i32 = -INF - 1;
+/// Entries of a search thread's evaluation cache (a power of two; eight bytes each).
+const EVAL_CACHE: usize = 1 << 16;
+
 /// How boldly the search prunes, reduces and extends. Depth limits of 0 turn a method
 /// off.
 #[derive(Clone, Copy, Debug)]
@@ -384,6 +387,9 @@ struct Worker<'a, const W: usize> {
     singular_excluded: Vec<Option<Move>>,
     /// Late move reductions by depth and move number.
     lmr: Box<[[i32; 64]; 64]>,
+    /// Recent static evaluations, `EVAL_CACHE` entries indexed by the key's low bits,
+    /// each the key's upper 48 bits beside the score (`cached_eval`).
+    eval_cache: Vec<u64>,
     /// Nodes between two looks at the limits: 1024, or 64 when the time is short, so
     /// that a move made on the last of the clock is not late by a thousand nodes of a
     /// big game.
@@ -429,6 +435,7 @@ impl<'a, const W: usize> Worker<'a, W> {
             singular_excluded: vec![None; MAX_PLY + 1],
             pruning: Pruning::of(game),
             lmr: reductions(),
+            eval_cache: vec![0; EVAL_CACHE],
             check_every: if clock.is_tight() { 64 } else { 1024 },
         }
     }
@@ -868,6 +875,25 @@ impl<'a, const W: usize> Worker<'a, W> {
         self.pv_len[ply] = next;
     }
 
+    /// The static evaluation of the current position, from the cache when it was
+    /// evaluated lately: each iteration revisits most nodes of the one before, and
+    /// quiescence reaches the same positions by several lines, so a good share of the
+    /// evaluations (the costliest part of a node) are repeats.
+    fn cached_eval(&mut self) -> i32 {
+        const TAG: u64 = !0xffff;
+        let key = self.pos.key;
+        let slot = key as usize & (EVAL_CACHE - 1);
+        let entry = self.eval_cache[slot];
+        if entry != 0 && entry & TAG == key & TAG {
+            return entry as u16 as i16 as i32;
+        }
+        let score = self.eval.evaluate(self.game, &self.pos);
+        if let Ok(short) = i16::try_from(score) {
+            self.eval_cache[slot] = key & TAG | short as u16 as u64;
+        }
+        score
+    }
+
     fn search(
         &mut self,
         depth: i32,
@@ -929,7 +955,7 @@ impl<'a, const W: usize> Worker<'a, W> {
         let static_eval = if in_check {
             NO_EVAL
         } else {
-            self.eval.evaluate(g, &self.pos)
+            self.cached_eval()
         };
         self.evals[ply] = static_eval;
         // The table's score, where its bound says it is nearer the truth, is a better
@@ -1209,7 +1235,7 @@ impl<'a, const W: usize> Worker<'a, W> {
         let in_check = g.in_check(&self.pos);
         let mut best = -INF;
         if !in_check {
-            best = self.eval.evaluate(g, &self.pos);
+            best = self.cached_eval();
             if best >= beta {
                 return best;
             }
