@@ -7,6 +7,7 @@ use super::options::{Format, MatchConfig, OpeningFormat};
 use super::pgn::{parse_pgn, replay, write_pgn};
 use super::referee::{self, Finished, Setup};
 use super::report::Standings;
+use super::stats::SprtVerdict;
 use crate::core::Move;
 use crate::rules::{Game, Position};
 use rand::SeedableRng;
@@ -189,6 +190,10 @@ pub fn play<const W: usize>(
     // Each game sends `None` as it starts and its end when it is over.
     let (tx, rx) = mpsc::channel::<(Job, Option<Finished>)>();
     let mut failure = None;
+    // The games played when the SPRT decided, and its verdict: the games already under
+    // way then are played out and counted, and may move the final LLR back inside the
+    // bounds, so the final lines alone would not say why the match stopped.
+    let mut decided = None;
     std::thread::scope(|scope| {
         for _ in 0..cfg.concurrency {
             let tx = tx.clone();
@@ -253,7 +258,8 @@ pub fn play<const W: usize>(
                 // SPRT lines every -ratinginterval games.
                 say!("{line}");
             }
-            if standings.sprt_decided() {
+            if decided.is_none() && standings.sprt_decided() {
+                decided = standings.sprt_verdict().map(|v| (standings.games(), v));
                 stop.store(true, Ordering::Relaxed);
             }
             let failed = [job.white, job.black]
@@ -274,6 +280,18 @@ pub fn play<const W: usize>(
         }
     });
     standings.print();
+    if let Some((games, verdict)) = decided
+        && games < standings.games()
+    {
+        let hypothesis = match verdict {
+            SprtVerdict::AcceptH1 => "H1",
+            _ => "H0",
+        };
+        say!(
+            "SPRT: {hypothesis} was accepted after game {games}; the {} games under way then were played out and are counted above",
+            standings.games() - games
+        );
+    }
     match failure {
         Some(f) => Err(f),
         None => Ok(standings),
