@@ -60,7 +60,7 @@ impl Eval {
         let lone = royals.map(|r| r.first().filter(|_| !r.more_than_one()));
         for pc in 0..2 * game.types {
             let color = color_of_piece(pc);
-            let own = pos.by_color[color];
+            let (own, theirs) = (pos.by_color[color], pos.by_color[color.opposite()]);
             let base = type_of_piece(pc) * PER_PIECE;
             for sq in pos.by_piece[pc] {
                 let (seen, limit) = super::piece_view(game, pos, pc, sq, occ, restrained);
@@ -80,7 +80,6 @@ impl Eval {
                     let reach = slide_reach(game, pc, sq, seen, limit, own);
                     sum.dense[base + PIECE_MOBILITY] += sign(color) * reach as f64;
                 }
-                let theirs = pos.by_color[color.opposite()];
                 let leaps = leap_reach(game, pc, sq, occ, limit, theirs);
                 sum.dense[base + LEAPS] += sign(color) * leaps as f64;
                 if let Some(k) = lone[color.opposite()] {
@@ -159,7 +158,7 @@ impl Eval {
             return;
         }
         let types = game.types;
-        let pawns = pawns::pawns_of(pos, &self.pawn);
+        let pawns = pawns::Pawns::of(game, pos, &self.pawn);
         for color in Color::ALL {
             let sign = if color == us { 1.0 } else { -1.0 };
             let (mut coefficient, mut fixed) = (0.0, 0.0);

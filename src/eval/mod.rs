@@ -210,7 +210,7 @@ impl Eval {
                 continue;
             }
             let color = color_of_piece(pc);
-            let own = pos.by_color[color];
+            let (own, theirs) = (pos.by_color[color], pos.by_color[color.opposite()]);
             let target = lone[color.opposite()].filter(|_| self.attack[pc] != 0);
             for sq in pieces {
                 let (seen, limit) = piece_view(game, pos, pc, sq, occ, restrained);
@@ -225,7 +225,6 @@ impl Eval {
                     score[color] += self.mobility[pc] * slide_reach(game, pc, sq, seen, limit, own);
                 }
                 if self.leaps[pc] != 0 {
-                    let theirs = pos.by_color[color.opposite()];
                     score[color] += self.leaps[pc] * leap_reach(game, pc, sq, occ, limit, theirs);
                 }
                 if let Some(k) = target {
@@ -240,7 +239,7 @@ impl Eval {
             self.add_reserves(game, pos, &mut score);
         }
         if self.pawn_terms {
-            let pawns = pawns::pawns_of(pos, &self.pawn);
+            let pawns = pawns::Pawns::of(game, pos, &self.pawn);
             for (color, s) in Color::ALL.into_iter().zip(score.iter_mut()) {
                 let table = &self.passed[color.index() * self.squares..];
                 let mut passed = 0;

@@ -99,23 +99,41 @@ pub(crate) struct Survey {
     pub isolated: i32,
 }
 
-/// Surveys `color`'s pawns (`pawns`: each side's pawns), calling `passed` with the square
-/// of each passed pawn.
+/// Each side's pawns, as squares and file by file: found once per evaluation and read
+/// by both sides' surveys.
+pub(crate) struct Pawns<const W: usize> {
+    squares: [Bitboard<W>; 2],
+    files: [Files; 2],
+}
+
+impl<const W: usize> Pawns<W> {
+    /// The pieces of `pos` that are pawns (`pawn`, per piece index).
+    pub(crate) fn of(game: &Game<W>, pos: &Position<W>, pawn: &[bool]) -> Pawns<W> {
+        let mut squares = [Bitboard::EMPTY; 2];
+        for (pc, _) in pawn.iter().enumerate().filter(|&(_, &is)| is) {
+            squares[color_of_piece(pc)] |= pos.by_piece[pc];
+        }
+        let files = squares.map(|set| Files::of(game, set));
+        Pawns { squares, files }
+    }
+}
+
+/// Surveys `color`'s pawns, calling `passed` with the square of each passed pawn.
 pub(crate) fn survey<const W: usize>(
     game: &Game<W>,
-    pawns: &[Bitboard<W>; 2],
+    pawns: &Pawns<W>,
     color: Color,
     mut passed: impl FnMut(usize),
 ) -> Survey {
     let width = game.geo.width;
-    let own = Files::of(game, pawns[color]);
-    let theirs = Files::of(game, pawns[color.opposite()]);
+    let own = &pawns.files[color];
+    let theirs = &pawns.files[color.opposite()];
     let doubled = own.count[..width]
         .iter()
         .map(|&n| n.saturating_sub(1) as i32)
         .sum();
     let mut isolated = 0;
-    for sq in pawns[color] {
+    for sq in pawns.squares[color] {
         let (f, r) = (game.geo.file(sq), game.geo.rank(sq) as u8);
         if Files::beside(f, width).all(|n| own.count[n] == 0) {
             isolated += 1;
@@ -132,15 +150,6 @@ pub(crate) fn survey<const W: usize>(
         }
     }
     Survey { doubled, isolated }
-}
-
-/// Each side's pawns: the union of its pieces that are pawns (`pawn`, per piece index).
-pub(crate) fn pawns_of<const W: usize>(pos: &Position<W>, pawn: &[bool]) -> [Bitboard<W>; 2] {
-    let mut sets = [Bitboard::EMPTY; 2];
-    for (pc, _) in pawn.iter().enumerate().filter(|&(_, &is)| is) {
-        sets[color_of_piece(pc)] |= pos.by_piece[pc];
-    }
-    sets
 }
 
 #[cfg(test)]
@@ -185,7 +194,7 @@ mod tests {
             // White: a2, b2, b3 (doubled), e5 (isolated and passed: nothing on d-f ahead);
             // Black: a7 (isolated; not passed: a2, b2 and b3 stand ahead of it).
             let pos = Position::from_fen(g, "4k3/p7/8/4P3/8/1P6/PP6/4K3 w - - 0 1").unwrap();
-            let pawns = pawns_of(&pos, &pawn);
+            let pawns = Pawns::of(g, &pos, &pawn);
             let mut passed = Vec::new();
             let white = survey(g, &pawns, WHITE, |sq| passed.push(g.geo.name(sq)));
             assert_eq!((white.doubled, white.isolated), (1, 1));
