@@ -60,6 +60,10 @@ pub struct TuneArgs {
     /// Start from the derived numbers rather than the game's `[variant.eval]` section.
     #[arg(long)]
     pub from_derived: bool,
+    /// Fit the piece values only, every positional weight kept as it starts: a fit of a
+    /// dozen numbers where the data is too little for a hundred.
+    #[arg(long)]
+    pub values_only: bool,
 }
 
 /// Why tuning could not be done.
@@ -147,7 +151,7 @@ pub fn run(any: &AnyGame, args: &TuneArgs) -> Result<(), String> {
             rate: args.rate,
             result_weight: args.result_weight,
             l2: args.l2,
-            frozen: frozen(g, &start),
+            frozen: frozen(g, &start, args.values_only),
             pull: pull(&start),
             bounds: bounds(g, &start),
         };
@@ -236,9 +240,11 @@ fn parse_sample<const W: usize>(game: &Game<W>, eval: &Eval, line: &str) -> Resu
 /// life is not what the few self-play games measured: the fit priced Sho's Crown
 /// Prince at half a Drunk Elephant), the `few_pieces` weights of a game in which a
 /// bared side plays on (the definition may not set them there), the pawn structure of a
-/// game without pawns.
-fn frozen<const W: usize>(game: &Game<W>, params: &Params) -> Vec<bool> {
-    let mut frozen = vec![false; params.len()];
+/// game without pawns; with `values_only`, everything but the values of the pieces.
+fn frozen<const W: usize>(game: &Game<W>, params: &Params, values_only: bool) -> Vec<bool> {
+    let mut frozen: Vec<bool> = (0..params.len())
+        .map(|i| values_only && !is_value(params, i))
+        .collect();
     for t in 0..game.types {
         if game.is_royal[piece_index(t, WHITE)] {
             frozen[t * PER_PIECE + VALUE] = true;
@@ -280,11 +286,13 @@ fn bounds<const W: usize>(game: &Game<W>, params: &Params) -> Vec<(f64, f64)> {
 /// opposite weights for a sliver of error.
 fn pull(params: &Params) -> Vec<f64> {
     (0..params.len())
-        .map(|i| {
-            let is_value = i < params.pieces.len() * PER_PIECE && i % PER_PIECE == 0;
-            if is_value { VALUE_PULL } else { 1.0 }
-        })
+        .map(|i| if is_value(params, i) { VALUE_PULL } else { 1.0 })
         .collect()
+}
+
+/// Whether parameter `i` is a piece's value.
+fn is_value(params: &Params, i: usize) -> bool {
+    i < params.pieces.len() * PER_PIECE && i % PER_PIECE == VALUE
 }
 
 /// The share of the `l2` pull on piece values.
@@ -493,5 +501,23 @@ mod tests {
             fit.k,
             fit.params
         );
+    }
+
+    #[test]
+    fn values_only_leaves_every_weight_but_the_values_of_non_royal_pieces() {
+        let any = AnyGame::builtin("courier").unwrap();
+        crate::with_width!(&any, g => {
+            let params = Params::of(g);
+            let values_only = frozen(g, &params, true);
+            for (i, &f) in values_only.iter().enumerate() {
+                let free_value = i < g.types * PER_PIECE
+                    && i % PER_PIECE == VALUE
+                    && !g.is_royal[piece_index(i / PER_PIECE, WHITE)];
+                assert_eq!(f, !free_value, "parameter {i}");
+            }
+            // Without it the positional weights are free too.
+            assert!(values_only.iter().filter(|&&f| !f).count() < params.len() / 3);
+            assert!(frozen(g, &params, false).iter().filter(|&&f| !f).count() > params.len() / 2);
+        });
     }
 }
