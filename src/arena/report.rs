@@ -95,11 +95,9 @@ impl Standings {
         self.sprt.map(|s| s.verdict(self.llr(&s)))
     }
 
-    pub fn sprt_decided(&self) -> bool {
-        matches!(
-            self.sprt_verdict(),
-            Some(SprtVerdict::AcceptH0 | SprtVerdict::AcceptH1)
-        )
+    /// The hypothesis the SPRT accepted, if it has decided.
+    pub fn sprt_accepted(&self) -> Option<&'static str> {
+        self.sprt_verdict().and_then(SprtVerdict::accepted)
     }
 
     /// The first engine's score in a two-engine match (cutechess's `Score of` line).
@@ -159,11 +157,11 @@ impl Standings {
             if let Some(s) = &self.sprt {
                 let llr = self.llr(s);
                 let (lower, upper) = s.bounds();
-                let verdict = match s.verdict(llr) {
-                    SprtVerdict::Continue => String::new(),
-                    SprtVerdict::AcceptH0 => " - H0 was accepted".into(),
-                    SprtVerdict::AcceptH1 => " - H1 was accepted".into(),
-                };
+                let verdict = s
+                    .verdict(llr)
+                    .accepted()
+                    .map(|h| format!(" - {h} was accepted"))
+                    .unwrap_or_default();
                 out.push(format!(
                     "SPRT: llr {llr:.3} ({:.1}%), lbound {lower:.2}, ubound {upper:.2}{verdict} ({}; elo0 {}, elo1 {})",
                     100.0 * llr / upper,

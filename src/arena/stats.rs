@@ -345,6 +345,17 @@ impl Sprt {
     }
 }
 
+impl SprtVerdict {
+    /// The hypothesis the test accepted ("H0" or "H1"), if it has decided.
+    pub fn accepted(self) -> Option<&'static str> {
+        match self {
+            SprtVerdict::Continue => None,
+            SprtVerdict::AcceptH0 => Some("H0"),
+            SprtVerdict::AcceptH1 => Some("H1"),
+        }
+    }
+}
+
 /// Logistic Elo of a score per game: `−400 log10(1/s − 1)`, written as cutechess writes
 /// it; ±infinity at 0 and 1 (and beyond, which only a caller's arithmetic can produce).
 fn logistic_elo(score: f64) -> f64 {

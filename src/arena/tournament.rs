@@ -7,7 +7,6 @@ use super::options::{Format, MatchConfig, OpeningFormat};
 use super::pgn::{parse_pgn, replay, write_pgn};
 use super::referee::{self, Finished, Setup};
 use super::report::Standings;
-use super::stats::SprtVerdict;
 use crate::core::Move;
 use crate::rules::{Game, Position};
 use rand::SeedableRng;
@@ -258,8 +257,10 @@ pub fn play<const W: usize>(
                 // SPRT lines every -ratinginterval games.
                 say!("{line}");
             }
-            if decided.is_none() && standings.sprt_decided() {
-                decided = standings.sprt_verdict().map(|v| (standings.games(), v));
+            if decided.is_none()
+                && let Some(hypothesis) = standings.sprt_accepted()
+            {
+                decided = Some((standings.games(), hypothesis));
                 stop.store(true, Ordering::Relaxed);
             }
             let failed = [job.white, job.black]
@@ -280,13 +281,9 @@ pub fn play<const W: usize>(
         }
     });
     standings.print();
-    if let Some((games, verdict)) = decided
+    if let Some((games, hypothesis)) = decided
         && games < standings.games()
     {
-        let hypothesis = match verdict {
-            SprtVerdict::AcceptH1 => "H1",
-            _ => "H0",
-        };
         say!(
             "SPRT: {hypothesis} was accepted after game {games}; the {} games under way then were played out and are counted above",
             standings.games() - games

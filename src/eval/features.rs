@@ -53,7 +53,7 @@ impl Eval {
             fixed: 0.0,
         };
         let us = pos.side;
-        let sign = |color: Color| if color == us { 1.0 } else { -1.0 };
+        let sign = |color: Color| sign(color, us);
         let occ = pos.occupied();
         let restrained = game.restraint_now(pos);
         let royals = [pos.royals(game, WHITE), pos.royals(game, BLACK)];
@@ -160,7 +160,7 @@ impl Eval {
         let types = game.types;
         let pawns = pawns::Pawns::of(game, pos, &self.pawn);
         for color in Color::ALL {
-            let sign = if color == us { 1.0 } else { -1.0 };
+            let sign = sign(color, us);
             let (mut coefficient, mut fixed) = (0.0, 0.0);
             let survey = pawns::survey(game, &pawns, color, |sq| {
                 let a = progress(game, color, sq).powi(2);
@@ -185,7 +185,7 @@ impl Eval {
         us: Color,
     ) {
         for color in Color::ALL {
-            let sign = if color == us { 1.0 } else { -1.0 };
+            let sign = sign(color, us);
             for t in 0..game.types {
                 let held = pos.in_reserve(game, color.index(), t) as f64;
                 sum.dense[t * PER_PIECE + VALUE] += sign * held;
@@ -199,6 +199,11 @@ impl Eval {
             }
         }
     }
+}
+
+/// A coefficient's sign for `color`'s terms in an evaluation from `us`'s view.
+fn sign(color: Color, us: Color) -> f64 {
+    if color == us { 1.0 } else { -1.0 }
 }
 
 #[cfg(test)]

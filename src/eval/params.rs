@@ -108,8 +108,8 @@ impl Params {
                     value as f64 * CENTRE_SHARE
                 };
                 let gain = promotion_gain(game, &values, t);
-                let slides = !game.tables[pc].slides.is_empty();
                 let tab = &game.tables[pc];
+                let slides = !tab.slides.is_empty();
                 let leaper = tab
                     .leap_move
                     .iter()
@@ -206,20 +206,20 @@ impl Params {
                 }
             })
             .collect();
-        let g = self.pieces.len() * PER_PIECE;
+        let types = self.pieces.len();
         let mut few_pieces = [0; FEW_PIECES];
         for (i, w) in few_pieces.iter_mut().enumerate() {
-            *w = int(v[g + 2 + i]);
+            *w = int(v[few_pieces_index(types, i + 1)]);
         }
-        let pawns = g + 2 + FEW_PIECES;
+        let pawn = |term: usize| v[pawn_index(types, term)];
         Params {
             pieces,
-            shelter: int(v[g]),
-            tempo: int(v[g + 1]),
+            shelter: int(v[shelter_index(types)]),
+            tempo: int(v[tempo_index(types)]),
             few_pieces,
-            passed: v[pawns + PASSED],
-            doubled: int(v[pawns + DOUBLED]),
-            isolated: int(v[pawns + ISOLATED]),
+            passed: pawn(PASSED),
+            doubled: int(pawn(DOUBLED)),
+            isolated: int(pawn(ISOLATED)),
         }
     }
 
