@@ -68,6 +68,9 @@ enum Command {
     /// Fits a variant's evaluation parameters to `kirin datagen`'s positions (Texel's
     /// method) and prints them as a `[variant.eval]` section (docs/tuning.md).
     Tune(crate::tune::texel::TuneArgs),
+    /// Serves a board for every game on a local web page (docs/web.md): play against
+    /// kirin or by hand, and analyse.
+    Serve(crate::serve::ServeArgs),
     /// Prints the piece values of a variant (its `[variant.eval]` values where it has
     /// them, else the values kirin derives from the moves).
     Values {
@@ -217,6 +220,7 @@ pub fn main() -> ExitCode {
             .compile(&args.variant, &args.rules)
             .and_then(|any| crate::arena::openings::run(&any, &args)),
         Command::Match(args) => crate::arena::run(&args, cli.variants_file.as_deref()),
+        Command::Serve(args) => crate::serve::run(&args, catalog.user_text, catalog.extra),
         Command::Datagen(args) => catalog
             .compile(&args.variant, &args.rules)
             .and_then(|any| crate::tune::datagen::run(&any, &args)),

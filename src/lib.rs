@@ -4,7 +4,8 @@
 //! - [`rules`]: Betza piece descriptions compiled into tables, positions, move
 //!   generation, FEN, notation, perft;
 //! - [`variants`]: the games, defined as data;
-//! - [`tune`]: training positions from self-play and the fit of the evaluation's numbers.
+//! - [`tune`]: training positions from self-play and the fit of the evaluation's numbers;
+//! - [`serve`]: the local web board.
 
 /// Prints a line to standard output; a closed pipe (`kirin analyse | head -1`) ends the
 /// process quietly instead of panicking (`protocol::say`).
@@ -22,5 +23,6 @@ pub mod eval;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod serve;
 pub mod tune;
 pub mod variants;

@@ -60,7 +60,8 @@ pub struct GameState<const W: usize> {
 }
 
 impl<const W: usize> GameState<W> {
-    fn new(game: Game<W>) -> Self {
+    /// A game of `game` at its start position.
+    pub fn new(game: Game<W>) -> Self {
         let eval = Eval::new(&game);
         let pos = Position::from_fen(&game, &game.spec.start).expect("start positions parse");
         GameState {

@@ -335,6 +335,10 @@ pub struct PieceSpec {
     /// The files (White's, Black's; from 0) from which its `i` moves are allowed, if not
     /// from every file (Hiashatar's King's pawn alone steps two squares).
     pub initial_files: Option<[usize; 2]>,
+    /// How a board draws the piece in the Shogi style (`kirin serve`): its name in
+    /// kanji (one or two characters) and in romaji; `None` draws it as a Western piece.
+    pub kanji: Option<String>,
+    pub romaji: Option<String>,
 }
 
 /// Where a resting piece may be redeployed.
@@ -605,6 +609,40 @@ struct RawPiece {
     unrestrained: bool,
     checks: Option<bool>,
     initial_files: Option<[String; 2]>,
+    kanji: Option<String>,
+    romaji: Option<String>,
+}
+
+/// The longest `kanji` (characters) and `romaji` (bytes) a piece may have: what a tile
+/// of a board square can show.
+const MAX_KANJI: usize = 3;
+const MAX_ROMAJI: usize = 24;
+
+/// A piece's `kanji` or `romaji`, checked to be short and printable.
+fn tile_text(
+    piece: &str,
+    key: &str,
+    text: &Option<String>,
+    max: usize,
+) -> Result<Option<String>, String> {
+    let Some(text) = text else { return Ok(None) };
+    let count = if key == "kanji" {
+        text.chars().count()
+    } else {
+        text.len()
+    };
+    if text.trim().is_empty() || count > max || text.chars().any(char::is_control) {
+        return Err(format!(
+            "piece '{piece}': {key} '{}' must be 1 to {max} printable {}",
+            text.escape_debug(),
+            if key == "kanji" {
+                "characters"
+            } else {
+                "bytes"
+            }
+        ));
+    }
+    Ok(Some(text.clone()))
 }
 
 /// Parses a definitions file and resolves inheritance (a parent must come first).
@@ -1046,6 +1084,8 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
                         .map_err(|why| err(format!("piece '{}': initial_files: {why}", p.name)))?,
                 ),
             },
+            kanji: tile_text(&p.name, "kanji", &p.kanji, MAX_KANJI).map_err(err)?,
+            romaji: tile_text(&p.name, "romaji", &p.romaji, MAX_ROMAJI).map_err(err)?,
         });
     }
     let index_of = |pieces: &[PieceSpec], from: &str, target: &str| {

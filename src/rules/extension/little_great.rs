@@ -842,6 +842,16 @@ impl<const W: usize> RuleExtension<W> for LittleGreat {
         }
     }
 
+    fn move_squares(&self, _game: &Game<W>, m: Move) -> Vec<usize> {
+        match self.choice(m) {
+            Choice::LeaveBehind => vec![m.from(), m.to()],
+            // The piece promoted in the field is pointed at; the other choices name no
+            // square (the board offers them as buttons).
+            Choice::Field(_) => vec![m.from()],
+            _ => Vec::new(),
+        }
+    }
+
     fn readable(&self, game: &Game<W>, pos: &Position<W>, m: Move) -> String {
         let text = RuleExtension::<W>::move_text(self, game, m);
         match self.choice(m) {

@@ -278,6 +278,13 @@ pub trait RuleExtension<const W: usize> {
         self.move_text(game, m)
     }
 
+    /// The squares a person points at on a board to make one of the rule's moves
+    /// (`kirin serve`), in order: where it starts and where it ends; only one square, or
+    /// none, for a choice that names one or none (a promotion chosen after the move).
+    fn move_squares(&self, _game: &Game<W>, m: Move) -> Vec<usize> {
+        vec![m.from(), m.to()]
+    }
+
     /// The game's end by the rule, for the side to move, checked before its moves.
     fn outcome(&self, _game: &Game<W>, _pos: &Position<W>) -> Option<Outcome> {
         None
@@ -467,6 +474,9 @@ impl<const W: usize> RuleExtension<W> for Rule<W> {
     }
     fn readable(&self, game: &Game<W>, pos: &Position<W>, m: Move) -> String {
         each_rule!(self, r => r.readable(game, pos, m))
+    }
+    fn move_squares(&self, game: &Game<W>, m: Move) -> Vec<usize> {
+        each_rule!(self, r => r.move_squares(game, m))
     }
     #[inline(always)]
     fn outcome(&self, game: &Game<W>, pos: &Position<W>) -> Option<Outcome> {
@@ -757,6 +767,11 @@ impl<const W: usize> Game<W> {
     /// The coordinate text of a `MoveKind::Rule` move.
     pub fn rule_move_text(&self, m: Move) -> String {
         self.rules.list[m.rule_slot()].move_text(self, m)
+    }
+
+    /// The squares a person points at to make a `MoveKind::Rule` move.
+    pub fn rule_move_squares(&self, m: Move) -> Vec<usize> {
+        self.rules.list[m.rule_slot()].move_squares(self, m)
     }
 
     /// A `MoveKind::Rule` move for people, in `pos` before it is made.
