@@ -126,41 +126,62 @@ impl Running {
     }
 }
 
-/// Serves one analysis socket until the page closes it.
+/// What woke the analysis socket's loop.
+enum Event {
+    FromPage(String),
+    ToPage(Value),
+    Closed,
+}
+
+/// Serves one analysis socket until the page closes it. Each message from the page
+/// first ends the running analysis and drops what it had still to say, so that every
+/// line the page reads after its message is about the position it sent (each line also
+/// carries that position's FEN).
 pub async fn analysis_socket(mut socket: WebSocket, app: Arc<App>) {
     let (out_tx, mut out_rx) = mpsc::unbounded_channel::<Value>();
     let mut running: Option<Running> = None;
     loop {
-        tokio::select! {
-            incoming = socket.recv() => {
-                let Some(Ok(message)) = incoming else { break };
-                let text = match message {
-                    Message::Text(t) => t.to_string(),
-                    Message::Close(_) => break,
-                    // Pings are answered by the socket itself; binary is not ours.
-                    Message::Binary(_) => {
-                        let _ = out_tx.send(error("binary messages are not read"));
-                        continue;
-                    }
-                    _ => continue,
-                };
-                if let Some(r) = running.take() {
-                    r.finish().await;
-                }
-                match command(&text) {
-                    Err(why) => { let _ = out_tx.send(error(&why)); }
-                    Ok(None) => { let _ = out_tx.send(json!({"type": "done"})); }
-                    Ok(Some((game, multipv))) => {
-                        match start(&app.library, &app.thinking, &game, multipv, out_tx.clone()) {
-                            Ok(r) => running = Some(r),
-                            Err(why) => { let _ = out_tx.send(error(&why)); }
-                        }
-                    }
+        let event = tokio::select! {
+            incoming = socket.recv() => match incoming {
+                Some(Ok(Message::Text(t))) => Event::FromPage(t.to_string()),
+                Some(Ok(Message::Binary(_))) => Event::FromPage(String::new()),
+                // Pings are answered by the socket itself.
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                _ => Event::Closed,
+            },
+            Some(value) = out_rx.recv() => Event::ToPage(value),
+        };
+        match event {
+            Event::Closed => break,
+            Event::ToPage(value) => {
+                if socket
+                    .send(Message::Text(value.to_string().into()))
+                    .await
+                    .is_err()
+                {
+                    break;
                 }
             }
-            Some(value) = out_rx.recv() => {
-                if socket.send(Message::Text(value.to_string().into())).await.is_err() {
-                    break;
+            Event::FromPage(text) => {
+                if let Some(r) = running.take() {
+                    r.finish().await;
+                    while out_rx.try_recv().is_ok() {}
+                }
+                let answer = match command(&text) {
+                    Err(why) => Some(error(&why)),
+                    Ok(None) => Some(json!({"type": "done"})),
+                    Ok(Some((game, multipv))) => {
+                        match start(&app.library, &app.thinking, &game, multipv, out_tx.clone()) {
+                            Ok(r) => {
+                                running = Some(r);
+                                None
+                            }
+                            Err(why) => Some(error(&why)),
+                        }
+                    }
+                };
+                if let Some(a) = answer {
+                    let _ = out_tx.send(a);
                 }
             }
         }
@@ -239,6 +260,8 @@ fn spawn_analysis<const W: usize>(
     finished: impl FnOnce() + Send + 'static,
 ) {
     let pos = s.pos.clone();
+    let fen = pos.to_fen(&s.game);
+    let fen_done = fen.clone();
     let done_out = out.clone();
     s.spawn_search(
         limits,
@@ -246,16 +269,21 @@ fn spawn_analysis<const W: usize>(
         Arc::new(Table::new(TABLE_MB)),
         stop,
         Box::new(move |g, info| {
-            let _ = out.send(info_json(g, &pos, info));
+            let _ = out.send(info_json(g, &pos, &fen, info));
         }),
         Box::new(move |_, _| {
-            let _ = done_out.send(json!({"type": "done"}));
+            let _ = done_out.send(json!({"type": "done", "fen": fen_done}));
             finished();
         }),
     );
 }
 
-fn info_json<const W: usize>(g: &Game<W>, pos: &crate::rules::Position<W>, info: &Info) -> Value {
+fn info_json<const W: usize>(
+    g: &Game<W>,
+    pos: &crate::rules::Position<W>,
+    fen: &str,
+    info: &Info,
+) -> Value {
     let mut p = pos.clone();
     let pv_san: Vec<String> = info
         .turns
@@ -271,6 +299,7 @@ fn info_json<const W: usize>(g: &Game<W>, pos: &crate::rules::Position<W>, info:
     let ms = info.time.as_millis().max(1) as u64;
     json!({
         "type": "info",
+        "fen": fen,
         "multipv": info.multipv,
         "depth": info.depth,
         "seldepth": info.seldepth,
