@@ -135,7 +135,15 @@ fn the_page_and_the_games_are_served() {
         .iter()
         .map(|g| g["name"].as_str().unwrap())
         .collect();
-    for name in ["chess", "chu", "sho", "tamerlane", "shofidegi", "flee", "littlegreat"] {
+    for name in [
+        "chess",
+        "chu",
+        "sho",
+        "tamerlane",
+        "shofidegi",
+        "flee",
+        "littlegreat",
+    ] {
         assert!(names.contains(&name), "{name} in {names:?}");
     }
     // Every game's start is drawn and has moves.
@@ -234,7 +242,10 @@ fn kirin_moves_and_the_game_round_trips_through_pgn() {
     let mate = json!({ "variant": "chess",
         "fen": "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3" });
     let state = server.state(&mate);
-    assert_eq!(state["outcome"], json!({ "result": "0-1", "reason": "checkmate" }));
+    assert_eq!(
+        state["outcome"],
+        json!({ "result": "0-1", "reason": "checkmate" })
+    );
     let (status, reply) = server.post("/api/move", &json!({ "game": mate, "movetime": 50 }));
     assert_eq!(status, 400);
     assert!(reply["error"].as_str().unwrap().contains("over"));
@@ -251,23 +262,70 @@ fn bad_requests_get_an_error_and_the_server_stays_up() {
     };
     refused("/api/state", b"{not json", "malformed JSON");
     refused("/api/state", b"[1, 2, 3]", "JSON of another shape");
-    refused("/api/state", br#"{"variant": "nonesuch"}"#, "an unknown game");
-    refused("/api/state", br#"{"variant": "chess", "extra": 1}"#, "an unknown field");
-    refused("/api/state", br#"{"variant": "chess", "moves": [7]}"#, "an illegal id");
-    refused("/api/state", br#"{"variant": "chess", "moves": [-1]}"#, "a negative id");
-    refused("/api/state", br#"{"variant": "chess", "fen": "8/8 w"}"#, "a broken FEN");
-    refused("/api/state", br#"{"variant": "chess", "start": "x"}"#, "an unknown start");
-    refused("/api/state", br#"{"variant": "chess", "rules": ["a"]}"#, "a bad option");
+    refused(
+        "/api/state",
+        br#"{"variant": "nonesuch"}"#,
+        "an unknown game",
+    );
+    refused(
+        "/api/state",
+        br#"{"variant": "chess", "extra": 1}"#,
+        "an unknown field",
+    );
+    refused(
+        "/api/state",
+        br#"{"variant": "chess", "moves": [7]}"#,
+        "an illegal id",
+    );
+    refused(
+        "/api/state",
+        br#"{"variant": "chess", "moves": [-1]}"#,
+        "a negative id",
+    );
+    refused(
+        "/api/state",
+        br#"{"variant": "chess", "fen": "8/8 w"}"#,
+        "a broken FEN",
+    );
+    refused(
+        "/api/state",
+        br#"{"variant": "chess", "start": "x"}"#,
+        "an unknown start",
+    );
+    refused(
+        "/api/state",
+        br#"{"variant": "chess", "rules": ["a"]}"#,
+        "a bad option",
+    );
     let many = json!({ "variant": "chess", "moves": vec![1; 5000] }).to_string();
     refused("/api/state", many.as_bytes(), "too many moves");
-    let huge = format!(r#"{{"variant": "chess", "fen": "{}"}}"#, "p".repeat(1 << 20));
+    let huge = format!(
+        r#"{{"variant": "chess", "fen": "{}"}}"#,
+        "p".repeat(1 << 20)
+    );
     refused("/api/state", huge.as_bytes(), "a body of a mebibyte");
     let long_fen = format!(r#"{{"variant": "chess", "fen": "{}"}}"#, "p".repeat(2000));
     refused("/api/state", long_fen.as_bytes(), "a long FEN");
-    refused("/api/move", br#"{"game": {"variant": "chess"}, "movetime": 0}"#, "no time");
-    refused("/api/move", br#"{"game": {"variant": "chess"}, "depth": 999}"#, "too deep");
-    refused("/api/import", br#"{"pgn": "1. e4 e5 2. Qxf7 *"}"#, "an illegal PGN move");
-    refused("/api/import", br#"{"fen": "8/8/8"}"#, "a FEN without its game");
+    refused(
+        "/api/move",
+        br#"{"game": {"variant": "chess"}, "movetime": 0}"#,
+        "no time",
+    );
+    refused(
+        "/api/move",
+        br#"{"game": {"variant": "chess"}, "depth": 999}"#,
+        "too deep",
+    );
+    refused(
+        "/api/import",
+        br#"{"pgn": "1. e4 e5 2. Qxf7 *"}"#,
+        "an illegal PGN move",
+    );
+    refused(
+        "/api/import",
+        br#"{"fen": "8/8/8"}"#,
+        "a FEN without its game",
+    );
     // Not HTTP at all, and a connection that says nothing: the server goes on.
     let (status, _) = server.raw(b"GARBAGE\r\n\r\n");
     assert_eq!(status, 400);

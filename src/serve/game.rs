@@ -7,6 +7,7 @@
 
 use crate::core::{Color, Move, MoveKind, WHITE};
 use crate::protocol::session::{GameState, Session};
+use crate::rules::Game;
 use crate::rules::fen::piece_symbol;
 use crate::rules::movegen::MoveList;
 use crate::rules::position::color_of;
@@ -228,6 +229,8 @@ pub struct PieceView {
 /// The pieces of one reserve.
 #[derive(Serialize)]
 pub struct ReserveView {
+    /// The reserve's number, which a drop names (`DropView::reserve`).
+    index: usize,
     owner: &'static str,
     kind: &'static str,
     pieces: Vec<HeldPiece>,
@@ -268,6 +271,8 @@ pub struct DropView {
 pub struct HistoryEntry {
     id: u32,
     text: String,
+    /// The squares of the action, as a legal action's path.
+    path: Vec<usize>,
     san: String,
     side: &'static str,
     /// The action ended its side's turn.
@@ -387,6 +392,7 @@ fn reserves<const W: usize>(s: &GameState<W>) -> Vec<ReserveView> {
                 _ => (color_name(color), "hand"),
             };
             ReserveView {
+                index: r,
                 owner,
                 kind,
                 pieces,
@@ -412,7 +418,7 @@ fn legal_actions<const W: usize>(s: &GameState<W>) -> Vec<LegalAction> {
                     san.clone()
                 },
                 san,
-                path: path(s, m),
+                path: path(g, m),
                 drop: (m.kind() == MoveKind::Drop).then(|| DropView {
                     reserve: m.from(),
                     letter: g.spec.pieces[m.aux()].letter.to_ascii_uppercase(),
@@ -424,8 +430,7 @@ fn legal_actions<const W: usize>(s: &GameState<W>) -> Vec<LegalAction> {
 }
 
 /// The squares a person clicks to make `m`.
-fn path<const W: usize>(s: &GameState<W>, m: Move) -> Vec<usize> {
-    let g = &*s.game;
+fn path<const W: usize>(g: &Game<W>, m: Move) -> Vec<usize> {
     match m.kind() {
         MoveKind::TwoLeg => vec![m.from(), m.aux(), m.to()],
         MoveKind::Pass => vec![m.from(), m.aux(), m.from()],
@@ -455,6 +460,7 @@ fn history<const W: usize>(s: &GameState<W>) -> Vec<HistoryEntry> {
             HistoryEntry {
                 id: m.bits(),
                 text: g.move_text(m),
+                path: path(g, m),
                 san,
                 side: color_name(side),
                 turn_end: pos.side != side,

@@ -46,6 +46,8 @@ const app = {
   // answer asked for in an older epoch is dropped, so a late reply never undoes a change.
   epoch: 0,
   engine: null,           // the AbortController of kirin's move being thought about
+  rects: new Map(),       // square -> its rect on the board drawn
+  marks: null,            // the board's layer of target marks
 };
 
 const $ = (id) => document.getElementById(id);
@@ -258,17 +260,9 @@ function hasKanji(st) {
   return [...st.board, ...held].some((p) => p?.kanji);
 }
 
-// History entries carry no squares; their coordinate text names them (`e2e4`,
-// `f5f6,f6f7`, `P@e5`), which is enough to mark the last move.
-function squaresNamed(text, st) {
-  return [...text.matchAll(/([a-z])(\d+)/g)]
-    .map(([, file, rank]) => (Number(rank) - 1) * st.width + FILES.indexOf(file))
-    .filter((sq) => sq >= 0 && sq < st.width * st.height);
-}
-
 function lastMoveSquares(st) {
   const last = turnsOf(st.history).pop();
-  return new Set(last ? last.entries.flatMap((e) => squaresNamed(e.text, st)) : []);
+  return new Set(last ? last.entries.flatMap((e) => e.path) : []);
 }
 
 function renderBoard() {
@@ -297,7 +291,8 @@ function renderBoard() {
     const piece = st.board[sq];
     if (piece) {
       // Pieces let clicks through to their square, so the tooltip lives here.
-      rect.append(svg('title', {}, `${name}: ${piece.color} ${piece.name}`));
+      const carrying = piece.carried ? `, carrying a ${piece.carried.name}` : '';
+      rect.append(svg('title', {}, `${name}: ${piece.color} ${piece.name}${carrying}`));
       pieces.append(boardPiece(piece, name, x + SQ / 2, y + SQ / 2));
     }
     squares.append(rect);
@@ -314,7 +309,6 @@ function renderBoard() {
   const holder = $('board');
   holder.style.setProperty('--aspect', width / height);
   holder.replaceChildren(board);
-  renderHighlights();
 }
 
 function coordinates(st) {
@@ -341,7 +335,7 @@ function boardPiece(piece, square, cx, cy) {
     const carried = piece.carried;
     g.append(svg('g', {
       class: 'passenger', 'data-square': square, 'data-letter': carried.letter, 'data-color': carried.color,
-      transform: 'translate(29 -29) scale(0.42)',
+      transform: 'translate(31 -31) scale(0.4)',
     }, svg('title', {}, `carrying ${carried.name}`), pieceBody(carried)));
   }
   return g;
@@ -422,7 +416,7 @@ function figurine(piece) {
 
 // The selected squares, where the selection may go next, and the chosen reserve piece.
 function renderHighlights() {
-  if (!app.rects) return;
+  if (!app.marks) return;
   const { squares, drop } = app.selection;
   const picked = squares.length > 0 || drop !== null;
   const next = new Set(picked ? candidates(app.selection)
@@ -434,7 +428,7 @@ function renderHighlights() {
   }
   app.marks.replaceChildren(...[...next].map((sq) => targetMark(sq)));
   for (const el of document.querySelectorAll('.reserve-piece')) {
-    el.classList.toggle('selected', drop !== null && sameDrop(drop, reserveDrop(el)));
+    el.classList.toggle('selected', sameDrop(drop, reserveDrop(el)));
   }
 }
 
@@ -470,19 +464,11 @@ function renderReserves() {
   $('play').classList.toggle('with-reserves', app.state.reserves.length > 0);
 }
 
-// The engine's number of a reserve, which a drop names: 0 and 1 the sides' hands, 2 the
-// neutral one, 3 and 4 the prisoners White and Black hold.
-function reserveNumber(reserve) {
-  const side = reserve.owner === 'black' ? 1 : 0;
-  if (reserve.kind === 'prisoners') return 3 + side;
-  return reserve.owner === 'neutral' ? 2 : side;
-}
-
 function reservePiece(reserve, held) {
   const button = document.createElement('button');
   button.className = 'reserve-piece';
   Object.assign(button.dataset, {
-    owner: reserve.owner, letter: held.piece.letter, kind: reserve.kind, reserve: reserveNumber(reserve),
+    owner: reserve.owner, letter: held.piece.letter, kind: reserve.kind, reserve: reserve.index,
   });
   button.title = held.piece.name;
   button.append(svg('svg', { viewBox: '-50 -50 100 100', class: 'reserve-icon' }, pieceBody(held.piece)));
@@ -516,22 +502,21 @@ function renderActions() {
 function renderStatus() {
   const st = app.state;
   if (!st) return;
-  const d = $('board').dataset;
-  d.busy = String(app.engine !== null);
-  let status;
-  let detail = '';
-  if (app.engine) {
-    status = 'kirin is thinking';
-  } else if (st.outcome) {
-    status = `${st.outcome.result} (${st.outcome.reason})`;
-    detail = { '1-0': 'White wins', '0-1': 'Black wins' }[st.outcome.result] ?? 'Draw';
-  } else {
-    status = `${capitalised(st.side)} to move${st.in_check ? ', in check' : ''}`;
-    if (playerOf(st.side) === 'kirin' && !atEnd()) detail = 'kirin plays on from the last position';
-  }
-  if (!atEnd()) detail = `${detail ? `${detail} · ` : ''}viewing ply ${app.shownPly} of ${app.game.moves.length}`;
-  $('status').textContent = status;
-  $('status-detail').textContent = detail;
+  $('board').dataset.busy = String(app.engine !== null);
+  $('status').textContent = statusText(st);
+  $('status-detail').textContent = atEnd() ? winnerText(st)
+    : `viewing ply ${app.shownPly} of ${app.game.moves.length}`;
+}
+
+function statusText(st) {
+  if (app.engine) return 'kirin is thinking';
+  if (st.outcome) return `${st.outcome.result} (${st.outcome.reason})`;
+  return `${capitalised(st.side)} to move${st.in_check ? ', in check' : ''}`;
+}
+
+function winnerText(st) {
+  if (!st.outcome) return '';
+  return { '1-0': 'White wins', '0-1': 'Black wins' }[st.outcome.result] ?? 'a draw';
 }
 
 function renderBoardAttributes() {
@@ -667,6 +652,7 @@ async function maybeEngineMove() {
   renderActions();
   try {
     const reply = await api('/api/move', { game: app.game, ...engineLimit() }, controller.signal);
+    if (reply.actions.length === 0) throw new Error('kirin answered without a move');
     const moves = [...app.game.moves, ...reply.actions];
     const state = await api('/api/state', { ...app.game, moves }, controller.signal);
     if (epoch !== app.epoch) return;
@@ -689,7 +675,6 @@ const analysis = {
   on: false,
   socket: null,
   lines: new Map(),     // multipv -> the latest info of that line
-  legal: new Set(),     // the ids legal where the analysis runs, to drop stale lines
   retry: null,          // the timer of a reconnection
 };
 
@@ -735,7 +720,6 @@ function sendAnalysis(message) {
 // Analyses the shown position (a new request replaces the running one).
 function requestAnalysis() {
   analysis.lines.clear();
-  analysis.legal = new Set(app.state.legal.map((a) => a.id));
   if (analysis.on) {
     const socket = analysisSocket(); // once open, it asks again
     if (app.state.outcome) sendAnalysis({ stop: true });
@@ -750,8 +734,8 @@ function onAnalysisMessage(message) {
   if (message.type === 'error') {
     showError(message.message);
   } else if (message.type === 'info' && analysis.on) {
-    // Lines of the position analysed before may still arrive: their moves are not legal here.
-    if (message.pv.length > 0 && !analysis.legal.has(message.pv[0])) return;
+    // Lines of the position analysed before may still arrive: each names its position.
+    if (message.fen !== app.state.fen) return;
     analysis.lines.set(message.multipv, message);
     if (message.multipv === 1) {
       app.scores.set(app.shownPly, scorePawns(whiteScore(message.score, app.state.side)));
@@ -811,10 +795,15 @@ function pvLine(info) {
 const GRAPH_W = 300;
 const GRAPH_H = 100;
 
+// The plies the graph spans: the whole game.
+function graphPlies() {
+  return Math.max(app.endHistory.length, 1);
+}
+
 // kirin's score per ply from White's side, clipped to ±10 pawns, and the shown ply.
 function renderGraph() {
   const graph = $('graph');
-  const plies = Math.max(app.endHistory.length, app.shownPly, 1);
+  const plies = graphPlies();
   const x = (ply) => (ply / plies) * GRAPH_W;
   const y = (pawns) => GRAPH_H / 2 - (pawns / GRAPH_LIMIT) * (GRAPH_H / 2 - 4);
   const points = [...app.scores.entries()]
@@ -825,9 +814,11 @@ function renderGraph() {
   if (points.length > 0) {
     const first = points[0].split(',')[0];
     const last = points[points.length - 1].split(',')[0];
+    // A lone score is drawn as a segment of no length, which its round caps make a dot.
+    const line = points.length === 1 ? [points[0], points[0]] : points;
     parts.push(
       svg('polygon', { class: 'graph-area', points: `${first},${GRAPH_H / 2} ${points.join(' ')} ${last},${GRAPH_H / 2}` }),
-      svg('polyline', { class: 'graph-line', points: points.join(' ') }),
+      svg('polyline', { class: 'graph-line', points: line.join(' ') }),
     );
   }
   const cursor = x(app.shownPly);
@@ -837,8 +828,7 @@ function renderGraph() {
 
 function onGraphClick(event) {
   const box = $('graph').getBoundingClientRect();
-  const plies = Math.max(app.endHistory.length, 1);
-  run(() => goTo(Math.round(((event.clientX - box.left) / box.width) * plies)));
+  run(() => goTo(Math.round(((event.clientX - box.left) / box.width) * graphPlies())));
 }
 
 // ================================================================ move list
@@ -891,7 +881,7 @@ async function exportPgn() {
 
 async function loadPgn() {
   const game = await api('/api/import', { pgn: $('pgn').value });
-  selectVariant(game.variant, game.rules);
+  showGameSetup(game);
   await startGame(game);
 }
 
@@ -901,13 +891,12 @@ function variantInfo(name) {
   return app.variants.find((v) => v.name === name);
 }
 
-// Shows the variant's start positions and options, set to `rules` (KEY=VALUE).
-function selectVariant(name, rules = []) {
-  $('variant').value = name;
-  const info = variantInfo(name);
-  if (!info) return;
-  const start = $('start');
-  start.replaceChildren(new Option('default', ''), ...info.starts.map((s) => new Option(s, s)));
+// Shows a game's variant, its start positions and options, set as the game has them.
+function showGameSetup({ variant, rules = [], start = null }) {
+  $('variant').value = variant;
+  const info = variantInfo(variant);
+  $('start').replaceChildren(new Option('default', ''), ...info.starts.map((s) => new Option(s, s)));
+  $('start').value = start ?? '';
   $('rules').replaceChildren(...ruleSelects(info, rules));
 }
 
@@ -963,7 +952,7 @@ function onKey(event) {
 }
 
 function wireControls() {
-  $('variant').addEventListener('change', () => selectVariant($('variant').value));
+  $('variant').addEventListener('change', () => showGameSetup({ variant: $('variant').value }));
   $('new-game').addEventListener('click', () => run(newGame));
   $('white-player').addEventListener('change', onPlayersChanged);
   $('black-player').addEventListener('change', onPlayersChanged);
@@ -996,15 +985,15 @@ async function init() {
   $('variant').replaceChildren(...app.variants.map((v) => Object.assign(new Option(v.name, v.name), { title: v.description })));
   const saved = gameFromUrl();
   if (saved && variantInfo(saved.variant)) {
-    selectVariant(saved.variant, saved.rules ?? []);
     try {
+      showGameSetup(saved);
       await startGame(saved);
       return;
     } catch (e) {
       showError(`the game in the address could not be restored: ${e.message}`);
     }
   }
-  selectVariant(variantInfo('chu') ? 'chu' : app.variants[0].name);
+  showGameSetup({ variant: variantInfo('chu') ? 'chu' : app.variants[0].name });
   await newGame();
 }
 
