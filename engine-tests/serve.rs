@@ -334,3 +334,26 @@ fn bad_requests_get_an_error_and_the_server_stays_up() {
     assert_eq!(status, 200);
     drop(silent);
 }
+
+#[test]
+fn only_pages_of_this_machine_are_answered() {
+    let server = Server::start();
+    let get = |headers: &str| {
+        server
+            .raw(
+                format!("GET /api/variants HTTP/1.1\r\n{headers}Connection: close\r\n\r\n")
+                    .as_bytes(),
+            )
+            .0
+    };
+    let host = format!("Host: {}\r\n", server.address);
+    assert_eq!(get(&host), 200);
+    let port = server.address.rsplit(':').next().unwrap();
+    assert_eq!(get(&format!("Host: localhost:{port}\r\n")), 200);
+    // A name an attacker's DNS points at 127.0.0.1, and a page of another origin.
+    assert_eq!(get(&format!("Host: evil.example:{port}\r\n")), 403);
+    let origin = format!("{host}Origin: http://evil.example\r\n");
+    assert_eq!(get(&origin), 403);
+    let same = format!("{host}Origin: http://{}\r\n", server.address);
+    assert_eq!(get(&same), 200);
+}

@@ -13,8 +13,10 @@ mod search;
 
 use api::App;
 use axum::Router;
-use axum::extract::{DefaultBodyLimit, State, WebSocketUpgrade};
-use axum::response::Response;
+use axum::extract::{DefaultBodyLimit, Request, State, WebSocketUpgrade};
+use axum::http::{StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -58,14 +60,14 @@ pub fn run(
             .local_addr()
             .map_err(|e| format!("cannot read the address listened on: {e}"))?;
         say!("kirin serves its board at http://{bound}/ (open it in a browser; Ctrl-C stops)");
-        axum::serve(listener, router(app))
+        axum::serve(listener, router(app, args.host.is_loopback()))
             .await
             .map_err(|e| format!("the server stopped: {e}"))
     })
 }
 
-fn router(app: Arc<App>) -> Router {
-    Router::new()
+fn router(app: Arc<App>, loopback: bool) -> Router {
+    let router = Router::new()
         .route("/", get(|| async { assets::serve("index.html") }))
         .route("/app.js", get(|| async { assets::serve("app.js") }))
         .route("/style.css", get(|| async { assets::serve("style.css") }))
@@ -76,7 +78,55 @@ fn router(app: Arc<App>) -> Router {
         .route("/api/import", post(api::import))
         .route("/api/analyse", get(analyse))
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .with_state(app)
+        .with_state(app);
+    if loopback {
+        router.layer(middleware::from_fn(local_hosts_only))
+    } else {
+        router
+    }
+}
+
+/// Served on a loopback address, the server answers only requests that name a loopback
+/// host: a web page elsewhere whose name an attacker points at 127.0.0.1 (DNS rebinding)
+/// is refused, and so is a WebSocket opened by a page of another origin.
+async fn local_hosts_only(request: Request, next: Next) -> Response {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    if !is_loopback_host(host) {
+        return refuse(format!(
+            "this server answers only 127.0.0.1 and localhost, not '{host}'"
+        ));
+    }
+    if let Some(origin) = request.headers().get(header::ORIGIN) {
+        let origin = origin.to_str().unwrap_or("");
+        let origin_host = origin.split_once("://").map_or("", |(_, rest)| rest);
+        if origin_host != host {
+            return refuse(format!("requests from the page '{origin}' are not served"));
+        }
+    }
+    next.run(request).await
+}
+
+/// Whether a `Host` header names this machine (`localhost`, `127.0.0.1`, `[::1]`, with
+/// or without a port).
+fn is_loopback_host(host: &str) -> bool {
+    let name = match host.strip_prefix('[') {
+        Some(rest) => rest.split(']').next().unwrap_or(""),
+        None => host.split(':').next().unwrap_or(""),
+    };
+    name.eq_ignore_ascii_case("localhost")
+        || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+fn refuse(why: String) -> Response {
+    (
+        StatusCode::FORBIDDEN,
+        axum::Json(serde_json::json!({ "error": why })),
+    )
+        .into_response()
 }
 
 /// `GET /api/analyse`: the live analysis WebSocket.
@@ -84,4 +134,31 @@ async fn analyse(ws: WebSocketUpgrade, State(app): State<Arc<App>>) -> Response 
     ws.max_message_size(search::MAX_MESSAGE)
         .max_frame_size(search::MAX_MESSAGE)
         .on_upgrade(move |socket| search::analysis_socket(socket, app))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_loopback_host;
+
+    #[test]
+    fn loopback_hosts_are_told_from_others() {
+        for host in [
+            "localhost",
+            "localhost:8080",
+            "127.0.0.1:80",
+            "[::1]:8080",
+            "LOCALHOST",
+        ] {
+            assert!(is_loopback_host(host), "{host}");
+        }
+        for host in [
+            "",
+            "example.com",
+            "192.168.1.2:8080",
+            "localhost.evil.com",
+            "[::2]",
+        ] {
+            assert!(!is_loopback_host(host), "{host}");
+        }
+    }
 }
