@@ -52,6 +52,26 @@ fn search_in(variant: &str, fen: &str, limits: Limits) -> (i32, String) {
     })
 }
 
+/// A Chu middlegame of kirin's against HaChu (move 30, Black to move) in which both
+/// Kings stood in reach of the enemy: each side in danger searched every reply, and
+/// quiescence ran 139M nodes deep into the tree before depth 1 was done. A side that can
+/// take the last enemy royal has won, so the tree stops there.
+#[test]
+fn a_capturable_royal_ends_the_line_at_once() {
+    let fen = "lfcsgeg1scfl/a3tko3va/mvrbdqtd1r2/pppp1pp1ppmp/7pi1p1/3N1hnb4/2Q1H2x4/\
+               3IP3HP2/MPPP2P1P1PP/1VR1DT1DBRVM/AFBS1OETSF1A/L1C1GK1G1C1L b - - 6 30";
+    let any = AnyGame::builtin("chu").unwrap();
+    let nodes = with_width!(&any, g => {
+        let limits = Limits { nodes: Some(20_000_000), ..depth(6) };
+        let (r, _) = run(g, fen, limits, 1);
+        assert_eq!(r.depth, 6, "depth 6 within 20M nodes");
+        r.nodes
+    });
+    // About 0.5M nodes; the bound leaves room for changes of the search, not for the
+    // old explosion.
+    assert!(nodes < 5_000_000, "{nodes} nodes to depth 6");
+}
+
 #[test]
 fn finds_mate_in_one_and_two() {
     // Back-rank mate in one.

@@ -741,6 +741,23 @@ impl<const W: usize> Game<W> {
         }
     }
 
+    /// True when, in a game where royals are captured, the side to move can take the
+    /// opponent's last royal and with it the game (no rule lets another piece succeed
+    /// it). The search scores such a position as won at once: a capture of a royal is
+    /// worth far more than its material, and without this a side in danger searched every
+    /// reply, deep into quiescence (a Chu middlegame took 139M nodes at depth 1).
+    pub fn can_take_last_royal(&self, pos: &Position<W>) -> bool {
+        if self.uses_check() || self.rules.succession {
+            return false;
+        }
+        let them = pos.side.opposite();
+        let royals = pos.royals(self, them);
+        match royals.first() {
+            Some(k) if !royals.more_than_one() => self.attacked(pos, k, pos.side),
+            _ => false,
+        }
+    }
+
     /// The moves a player may make in a game: the legal moves, less those that the
     /// variant's repetition rule forbids. (Perft counts `legal_moves`, with no repetition
     /// rule, as the reference engines do.)

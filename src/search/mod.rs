@@ -912,6 +912,9 @@ impl<'a, const W: usize> Worker<'a, W> {
         if g.royals_lost(&mut self.pos) {
             return -MATE + ply as i32;
         }
+        if ply > 0 && g.can_take_last_royal(&self.pos) {
+            return MATE - ply as i32 - 1;
+        }
         if ply > 0 {
             if let Some(s) = self.rule_result(ply) {
                 return s;
@@ -1224,6 +1227,9 @@ impl<'a, const W: usize> Worker<'a, W> {
         let g = self.game;
         if g.royals_lost(&mut self.pos) {
             return -MATE + ply as i32;
+        }
+        if g.can_take_last_royal(&self.pos) {
+            return MATE - ply as i32 - 1;
         }
         if ply >= MAX_PLY - 2 {
             return self.eval.evaluate(g, &self.pos);
