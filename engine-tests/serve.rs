@@ -260,43 +260,20 @@ fn bad_requests_get_an_error_and_the_server_stays_up() {
         let value: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{why}: {e}"));
         assert!(value["error"].is_string(), "{why}: {text}");
     };
-    refused("/api/state", b"{not json", "malformed JSON");
-    refused("/api/state", b"[1, 2, 3]", "JSON of another shape");
-    refused(
-        "/api/state",
-        br#"{"variant": "nonesuch"}"#,
-        "an unknown game",
-    );
-    refused(
-        "/api/state",
-        br#"{"variant": "chess", "extra": 1}"#,
-        "an unknown field",
-    );
-    refused(
-        "/api/state",
-        br#"{"variant": "chess", "moves": [7]}"#,
-        "an illegal id",
-    );
-    refused(
-        "/api/state",
-        br#"{"variant": "chess", "moves": [-1]}"#,
-        "a negative id",
-    );
-    refused(
-        "/api/state",
-        br#"{"variant": "chess", "fen": "8/8 w"}"#,
-        "a broken FEN",
-    );
-    refused(
-        "/api/state",
-        br#"{"variant": "chess", "start": "x"}"#,
-        "an unknown start",
-    );
-    refused(
-        "/api/state",
-        br#"{"variant": "chess", "rules": ["a"]}"#,
-        "a bad option",
-    );
+    let bad_games: [(&[u8], &str); 9] = [
+        (b"{not json", "malformed JSON"),
+        (b"[1, 2, 3]", "JSON of another shape"),
+        (br#"{"variant": "nonesuch"}"#, "an unknown game"),
+        (br#"{"variant": "chess", "extra": 1}"#, "an unknown field"),
+        (br#"{"variant": "chess", "moves": [7]}"#, "an illegal id"),
+        (br#"{"variant": "chess", "moves": [-1]}"#, "a negative id"),
+        (br#"{"variant": "chess", "fen": "8/8 w"}"#, "a broken FEN"),
+        (br#"{"variant": "chess", "start": "x"}"#, "an unknown start"),
+        (br#"{"variant": "chess", "rules": ["a"]}"#, "a bad option"),
+    ];
+    for (body, why) in bad_games {
+        refused("/api/state", body, why);
+    }
     let many = json!({ "variant": "chess", "moves": vec![1; 5000] }).to_string();
     refused("/api/state", many.as_bytes(), "too many moves");
     let huge = format!(
@@ -306,26 +283,31 @@ fn bad_requests_get_an_error_and_the_server_stays_up() {
     refused("/api/state", huge.as_bytes(), "a body of a mebibyte");
     let long_fen = format!(r#"{{"variant": "chess", "fen": "{}"}}"#, "p".repeat(2000));
     refused("/api/state", long_fen.as_bytes(), "a long FEN");
-    refused(
-        "/api/move",
-        br#"{"game": {"variant": "chess"}, "movetime": 0}"#,
-        "no time",
-    );
-    refused(
-        "/api/move",
-        br#"{"game": {"variant": "chess"}, "depth": 999}"#,
-        "too deep",
-    );
-    refused(
-        "/api/import",
-        br#"{"pgn": "1. e4 e5 2. Qxf7 *"}"#,
-        "an illegal PGN move",
-    );
-    refused(
-        "/api/import",
-        br#"{"fen": "8/8/8"}"#,
-        "a FEN without its game",
-    );
+    let cases: [(&str, &[u8], &str); 4] = [
+        (
+            "/api/move",
+            br#"{"game": {"variant": "chess"}, "movetime": 0}"#,
+            "no time",
+        ),
+        (
+            "/api/move",
+            br#"{"game": {"variant": "chess"}, "depth": 999}"#,
+            "too deep",
+        ),
+        (
+            "/api/import",
+            br#"{"pgn": "1. e4 e5 2. Qxf7 *"}"#,
+            "an illegal PGN move",
+        ),
+        (
+            "/api/import",
+            br#"{"fen": "8/8/8"}"#,
+            "a FEN without its game",
+        ),
+    ];
+    for (path, body, why) in cases {
+        refused(path, body, why);
+    }
     // Not HTTP at all, and a connection that says nothing: the server goes on.
     let (status, _) = server.raw(b"GARBAGE\r\n\r\n");
     assert_eq!(status, 400);

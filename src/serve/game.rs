@@ -412,7 +412,9 @@ fn legal_actions<const W: usize>(s: &GameState<W>) -> Vec<LegalAction> {
             let san = g.san(&mut pos, &[m]);
             LegalAction {
                 id: m.bits(),
-                label: if text.is_empty() {
+                // A rule's move says in words what it does (a Cannon that boards or
+                // leaves, a ransom, the end of a turn), which its text does not.
+                label: if m.kind() == MoveKind::Rule || text.is_empty() {
                     crate::cli_search::readable(g, &pos, m)
                 } else {
                     san.clone()
