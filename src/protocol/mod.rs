@@ -9,6 +9,7 @@ pub mod xboard;
 use crate::rules::spec::VariantSpec;
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use std::io::{BufRead, Write};
+use std::sync::{Mutex, MutexGuard};
 
 /// The longest input line read (1 MiB); longer ones are answered with an error.
 pub const MAX_LINE: usize = 1 << 20;
@@ -38,8 +39,35 @@ impl Line {
 /// Lines from standard input.
 pub type Input = Receiver<Line>;
 
+/// Where `say` writes when a test or fuzz target drives a protocol in-process (`capture`):
+/// the lines said since, or `None` for standard output.
+static CAPTURED: Mutex<Option<Vec<String>>> = Mutex::new(None);
+
+/// The captured lines, whether or not a thread panicked while holding them.
+fn captured() -> MutexGuard<'static, Option<Vec<String>>> {
+    CAPTURED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// From now on `say` keeps its lines for `take_captured` instead of writing them, in the
+/// whole process (for the tests and fuzz targets that run a protocol in-process; they
+/// must not run two such sessions at once).
+pub fn capture() {
+    captured().get_or_insert_with(Vec::new);
+}
+
+/// The lines said since `capture` or the last call, one entry per line.
+pub fn take_captured() -> Vec<String> {
+    captured().as_mut().map(std::mem::take).unwrap_or_default()
+}
+
 /// Writes one line to standard output and flushes it; exits quietly if the GUI is gone.
 pub fn say(line: &str) {
+    if let Some(lines) = captured().as_mut() {
+        lines.extend(line.split('\n').map(str::to_string));
+        return;
+    }
     let mut out = std::io::stdout().lock();
     if writeln!(out, "{line}").and_then(|_| out.flush()).is_err() {
         std::process::exit(0);
