@@ -13,7 +13,10 @@
 //! between what is accepted and what is refused instead of on text no parser would
 //! look at twice. Each target's module says what it requires of the engine.
 
+mod cecp;
 mod common;
 mod definitions;
 mod fen;
 mod moves;
+mod search;
+mod uci;

@@ -32,7 +32,7 @@ pub enum SpecError {
         inner: Box<SpecError>,
     },
     /// Definitions that are not TOML, or not in the definitions' shape.
-    #[error("variant definitions: {0}")]
+    #[error("variant definitions: {}", one_line(.0))]
     Toml(#[from] toml::de::Error),
     /// A `--rule` that is not `key=value`.
     #[error("rule '{rule}' is not key=value")]
@@ -54,6 +54,22 @@ pub enum SpecError {
         #[source]
         problem: Problem,
     },
+}
+
+/// A TOML error in one line: where it is and what is wrong, without the excerpt of the
+/// file drawn under it, so that a protocol's one-line error (UCI's `info string`, CECP's
+/// `Error`) carries all of it and a GUI never reads the excerpt as commands.
+fn one_line(e: &toml::de::Error) -> String {
+    let text = e.to_string();
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().unwrap_or("");
+    // The excerpt's lines start with a line number or a bar; the message follows them.
+    let message =
+        lines.rfind(|l| !l.starts_with('|') && !l.starts_with(|c: char| c.is_ascii_digit()));
+    match message {
+        Some(m) if m != first => format!("{first}: {m}"),
+        _ => first.to_string(),
+    }
 }
 
 impl SpecError {
@@ -1599,6 +1615,17 @@ start = "k4/5/5/5/4K w - - 0 1"
             let e = parse_definitions(&with_eval(bad)).unwrap_err();
             assert!(matches!(e, SpecError::Toml(_)), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn a_toml_error_is_told_in_one_line() {
+        let e = parse_definitions("[[variant]]\nname = \"x\"\nboard = 8\n").unwrap_err();
+        let text = e.to_string();
+        assert!(!text.contains('\n'), "{text}");
+        assert!(
+            text.contains("line 3") && text.contains("expected a string"),
+            "{text}"
+        );
     }
 
     #[test]
