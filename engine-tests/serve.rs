@@ -16,7 +16,18 @@ struct Server {
 
 impl Server {
     fn start() -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kirin"))
+        Self::start_command(Command::new(env!("CARGO_BIN_EXE_kirin")))
+    }
+
+    /// A server with the test hook `KIRIN_FAULT=fault` (docs/protocols.md).
+    fn start_with_fault(fault: &str) -> Server {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_kirin"));
+        cmd.env("KIRIN_FAULT", fault);
+        Self::start_command(cmd)
+    }
+
+    fn start_command(mut cmd: Command) -> Server {
+        let mut child = cmd
             .args(["serve", "--port", "0"])
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -338,4 +349,33 @@ fn only_pages_of_this_machine_are_answered() {
     assert_eq!(get(&origin), 403);
     let same = format!("{host}Origin: http://{}\r\n", server.address);
     assert_eq!(get(&same), 200);
+}
+
+/// A panic in a request's handler or in its search is answered 500 with a JSON error,
+/// and the server answers the next requests as usual.
+#[test]
+fn a_panic_is_a_500_and_the_server_serves_on() {
+    let chess = json!({ "variant": "chess" });
+    let server = Server::start_with_fault("command-panic");
+    let (status, error) = server.post("/api/state", &chess);
+    assert_eq!(status, 500, "{error}");
+    let why = error["error"].as_str().unwrap();
+    assert!(
+        why.starts_with("internal error: KIRIN_FAULT=command-panic"),
+        "{why}"
+    );
+    assert_eq!(server.state(&chess)["ply"], 0);
+
+    let server = Server::start_with_fault("search-panic");
+    let ask = json!({ "game": chess, "depth": 3 });
+    let (status, error) = server.post("/api/move", &ask);
+    assert_eq!(status, 500, "{error}");
+    let why = error["error"].as_str().unwrap();
+    assert!(
+        why.starts_with("internal error in the search: KIRIN_FAULT=search-panic"),
+        "{why}"
+    );
+    let (status, reply) = server.post("/api/move", &ask);
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(reply["depth"], 3);
 }

@@ -189,6 +189,7 @@ fn bounded(text: &str, min: usize, max: usize) -> Result<usize, String> {
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
+    crate::fault::install_hook();
     let cli = Cli::parse();
     let catalog = match &cli.variants_file {
         Some(path) => match variants::load_file(path) {

@@ -5,7 +5,8 @@
 //!   generation, FEN, notation, perft;
 //! - [`variants`]: the games, defined as data;
 //! - [`tune`]: training positions from self-play and the fit of the evaluation's numbers;
-//! - [`serve`]: the local web board.
+//! - [`serve`]: the local web board;
+//! - [`fault`]: panics caught as errors, and the test hook that provokes them.
 
 /// Prints a line to standard output; a closed pipe (`kirin analyse | head -1`) ends the
 /// process quietly instead of panicking (`protocol::say`).
@@ -20,6 +21,7 @@ pub mod cli;
 pub mod cli_search;
 pub mod core;
 pub mod eval;
+pub mod fault;
 pub mod protocol;
 pub mod rules;
 pub mod search;

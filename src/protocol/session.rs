@@ -202,6 +202,14 @@ impl PerWidth for GameStates {
 /// A game of any board size, opened with `with_width!`.
 pub type Session = Wide<GameStates>;
 
+/// A copy of the game: the compiled game and its evaluation shared, the position and its
+/// moves copied (what a protocol keeps to put its game back after a failed command).
+impl Clone for Session {
+    fn clone(&self) -> Session {
+        with_width!(map self, s => s.clone())
+    }
+}
+
 impl Session {
     pub fn new(spec: &VariantSpec) -> Result<Session, SpecError> {
         Ok(with_width!(map AnyGame::new(spec)?, g => GameState::new(*g)))

@@ -6,6 +6,7 @@
 use super::session::{Session, wire_move, wire_turn};
 use super::{Input, Line, MAX_LINE, say};
 use crate::core::Move;
+use crate::fault::{self, Fault};
 use crate::rules::MoveList;
 use crate::rules::spec::{VariantSpec, Verdict};
 use crate::search::MAX_THREADS;
@@ -111,7 +112,7 @@ impl Uci {
         while let Ok(line) = input.recv() {
             match line {
                 Line::Text(l) => {
-                    if !self.command(l.trim()) {
+                    if !self.guarded(l.trim()) {
                         break;
                     }
                 }
@@ -149,6 +150,29 @@ impl Uci {
         say("option name MultiPV type spin default 1 min 1 max 64");
         say("option name Ponder type check default false");
         say("uciok");
+    }
+
+    /// `command`, with a panic in it answered `info string error: internal error in
+    /// 'COMMAND': ...` and the game put back as it was before the command (variant,
+    /// rules, position and moves): a bug in one command costs that command only. The
+    /// copy taken first is the position and its moves, a few kilobytes.
+    fn guarded(&mut self, line: &str) -> bool {
+        let saved = (
+            self.session.clone(),
+            self.variant.clone(),
+            self.rules.clone(),
+        );
+        match fault::catch(|| self.command(line)) {
+            Ok(go_on) => go_on,
+            Err(panic) => {
+                (self.session, self.variant, self.rules) = saved;
+                say(&format!(
+                    "info string error: internal error in '{}': {panic}; the game is as it was before it",
+                    Line::excerpt(line)
+                ));
+                true
+            }
+        }
     }
 
     /// Handles one command; false on `quit`.
@@ -295,7 +319,10 @@ impl Uci {
         };
         match with_width!(&mut self.session, s => s.set_line(fen.as_deref(), moves)) {
             // A search still running searches its own copy of the old position.
-            Ok(()) => self.stop_search(),
+            Ok(()) => {
+                fault::inject(Fault::CommandPanic);
+                self.stop_search()
+            }
             Err(e) => say(&format!("info string error: {e}; position unchanged")),
         }
     }
@@ -469,6 +496,10 @@ impl Uci {
             }),
             Box::new(move |game, r| {
                 let wire = |t: &[Move]| wire_turn(game, t, None);
+                // Said at once, even while `bestmove` must wait for `stop`.
+                if let Some(fault) = &r.fault {
+                    say(&format!("info string error: {fault}"));
+                }
                 hold_bestmove(infinite, &pondering, &released);
                 match (r.best, &r.ponder_turn) {
                     (Some(_), Some(p)) => {
@@ -497,15 +528,19 @@ impl Uci {
         let (stop, threads) = (self.stop.clone(), self.threads);
         let handle = with_width!(&self.session, s => {
             let state = s.clone();
-            std::thread::spawn(move || match state.game.divide_until(&state.pos, depth, true, threads, &stop) {
-                Some(counts) => {
-                    for (m, n) in &counts {
-                        say(&format!("{}: {n}", state.wire(&[*m], None)));
+            std::thread::spawn(move || {
+                let divided = fault::catch(|| state.game.divide_until(&state.pos, depth, true, threads, &stop));
+                match divided {
+                    Ok(Some(counts)) => {
+                        for (m, n) in &counts {
+                            say(&format!("{}: {n}", state.wire(&[*m], None)));
+                        }
+                        let total: u64 = if depth == 0 { 1 } else { counts.iter().map(|c| c.1).sum() };
+                        say(&format!("\nNodes searched: {total}\n"));
                     }
-                    let total: u64 = if depth == 0 { 1 } else { counts.iter().map(|c| c.1).sum() };
-                    say(&format!("\nNodes searched: {total}\n"));
+                    Ok(None) => say("info string perft stopped"),
+                    Err(panic) => say(&format!("info string error: internal error in perft: {panic}")),
                 }
-                None => say("info string perft stopped"),
             })
         });
         self.search = Some(handle);

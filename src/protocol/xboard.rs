@@ -11,12 +11,13 @@ use super::cecp::{self, Ranks, XBOARD_OWN};
 use super::session::{Session, SessionError, wire_turn};
 use super::{Input, Line, MAX_LINE, say};
 use crate::core::{Move, MoveKind};
+use crate::fault::{self, Fault};
 use crate::rules::fen::FenStyle;
 use crate::rules::spec::{BareKing, VariantSpec, Verdict};
 use crate::search::MAX_THREADS;
 use crate::search::limits::Limits;
 use crate::search::tt::{DEFAULT_MB, MAX_MB, Table};
-use crate::search::{MATE, MATE_BOUND};
+use crate::search::{MATE, MATE_BOUND, SearchFault};
 use crate::variants::{self, SpecError};
 use crate::with_width;
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
@@ -26,8 +27,16 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 use thiserror::Error;
 
-/// A search's id, its move and the reply it expects.
-type Finished = (u64, Option<Turn>, Option<Turn>);
+/// What a search sends when it ends.
+struct Finished {
+    /// The search's id (`Xboard::search_id` when it started).
+    id: u64,
+    /// Its move, and the reply it expects.
+    best: Option<Turn>,
+    reply: Option<Turn>,
+    /// A panic it caught (the move is then still legal: `search::Recovery`).
+    fault: Option<SearchFault>,
+}
 
 /// The actions of one turn (`rules::turns`): one move in most games.
 type Turn = Vec<Move>;
@@ -195,12 +204,12 @@ impl Xboard {
         loop {
             select! {
                 recv(input) -> line => match line {
-                    Ok(Line::Text(l)) => if !self.command(l.trim()) { break },
+                    Ok(Line::Text(l)) => if !self.guarded(l.trim()) { break },
                     Ok(Line::NotUtf8(l)) => say(&format!("Error (not UTF-8): {}", Line::excerpt(&l))),
                     Ok(Line::TooLong(n)) => say(&format!("Error (line of {n} bytes, longer than {MAX_LINE}): ignored")),
                     Err(_) => break,
                 },
-                recv(results) -> r => if let Ok((id, m, reply)) = r { self.finished(id, m, reply) },
+                recv(results) -> r => if let Ok(r) = r { self.finished(r) },
             }
         }
         self.halt();
@@ -230,6 +239,25 @@ impl Xboard {
     /// True while the engine thinks on its own move (not pondering, not analysing).
     fn thinking(&self) -> bool {
         self.search.as_ref().is_some_and(|s| s.1 == Purpose::Move)
+    }
+
+    /// `command`, with a panic in it answered `Error (internal error: ...): COMMAND` and
+    /// the game put back as it was before the command (position, moves, variant): a bug
+    /// in one command costs that command only. The copy taken first is the position and
+    /// its moves, a few kilobytes.
+    fn guarded(&mut self, line: &str) -> bool {
+        let saved = self.session.clone();
+        match fault::catch(|| self.command(line)) {
+            Ok(go_on) => go_on,
+            Err(panic) => {
+                self.set_session(saved);
+                say(&format!(
+                    "Error (internal error: {panic}; the game is as it was before it): {}",
+                    Line::excerpt(line)
+                ));
+                true
+            }
+        }
     }
 
     fn command(&mut self, line: &str) -> bool {
@@ -283,6 +311,8 @@ impl Xboard {
                 {
                     say(&format!("tellusererror Illegal position: {e}"));
                     say(&format!("Error (bad FEN: {e}): setboard"));
+                } else {
+                    fault::inject(Fault::CommandPanic);
                 }
                 self.restart_analysis();
             }
@@ -739,19 +769,37 @@ impl Xboard {
                 }
             }),
             Box::new(move |_, r| {
-                let _ = sender.send((id, r.best.map(|_| r.turn), r.ponder_turn));
+                let _ = sender.send(Finished {
+                    id,
+                    best: r.best.map(|_| r.turn),
+                    reply: r.ponder_turn,
+                    fault: r.fault,
+                });
             }),
         ));
         self.search = Some((handle, purpose, id));
     }
 
     /// A search ended: in game mode, play and announce its move (and ponder on the
-    /// expected reply); a ponder search's move waits for the opponent's.
-    fn finished(&mut self, id: u64, best: Option<Turn>, reply: Option<Turn>) {
+    /// expected reply); a ponder search's move waits for the opponent's. A panic the
+    /// search caught is shown to the user as an error (`tellusererror`) before its move.
+    fn finished(&mut self, done: Finished) {
+        let Finished {
+            id,
+            best,
+            reply,
+            fault,
+        } = done;
         let Some((purpose, running)) = self.search.as_ref().map(|s| (s.1, s.2)) else {
             return;
         };
-        if running != id || purpose == Purpose::Analyse {
+        if running != id {
+            return;
+        }
+        if let Some(fault) = fault {
+            say(&format!("tellusererror kirin: {fault}"));
+        }
+        if purpose == Purpose::Analyse {
             return;
         }
         if let Some((h, _, _)) = self.search.take() {

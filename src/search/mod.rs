@@ -12,6 +12,7 @@ pub mod tt;
 
 use crate::core::{Move, MoveKind, piece_index, type_of_piece};
 use crate::eval::Eval;
+use crate::fault::{self, Fault, Panicked};
 use crate::rules::game::Game;
 use crate::rules::movegen::MoveList;
 use crate::rules::position::{Position, color_of};
@@ -20,6 +21,7 @@ use arrayvec::ArrayVec;
 use limits::{Clock, Limits};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
+use thiserror::Error;
 use tt::{Bound, Table};
 
 pub const MATE: i32 = 30000;
@@ -52,9 +54,12 @@ where
     // every attempt shares, and the thread that starts takes it out.
     let cell = std::sync::Arc::new(std::sync::Mutex::new(Some(run)));
     for size in SEARCH_STACKS {
-        let builder = size.map_or_else(std::thread::Builder::new, |size| {
-            std::thread::Builder::new().stack_size(size)
-        });
+        // Named, so that the panic hook's line says which thread failed.
+        let named = std::thread::Builder::new().name("search".to_string());
+        let builder = match size {
+            Some(size) => named.stack_size(size),
+            None => named,
+        };
         let cell = cell.clone();
         let started = builder.spawn(move || {
             let run = cell.lock().expect("unpoisoned").take().expect("run once");
@@ -227,6 +232,51 @@ pub struct SearchResult {
     pub depth: i32,
     pub nodes: u64,
     pub time: Duration,
+    /// A panic caught in one of the search's threads, and what the result is then.
+    pub fault: Option<SearchFault>,
+}
+
+impl SearchResult {
+    /// No move, no depth.
+    fn empty() -> SearchResult {
+        SearchResult {
+            best: None,
+            ponder: None,
+            pv: Vec::new(),
+            turn: Vec::new(),
+            ponder_turn: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            time: Duration::ZERO,
+            fault: None,
+        }
+    }
+}
+
+/// A panic in a search, caught: the search still answers, as `recovery` says.
+#[derive(Clone, Debug, Error)]
+#[error("internal error in the search: {panic}; {recovery}")]
+pub struct SearchFault {
+    pub panic: Panicked,
+    pub recovery: Recovery,
+}
+
+/// What a search answers after one of its threads panicked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum Recovery {
+    /// Helper thread N stopped; the others searched on.
+    #[error("search thread {0} stopped, the others searched on")]
+    HelperLost(usize),
+    /// The main thread stopped: the move of its last completed iteration (this depth).
+    #[error("the move is the best of depth {0}, the last completed")]
+    LastIteration(i32),
+    /// The main thread stopped before completing an iteration: the first legal move.
+    #[error("the move is the first legal one")]
+    FirstLegal,
+    /// The main thread stopped in a position without a legal move.
+    #[error("there is no legal move")]
+    NoMove,
 }
 
 /// A score as text: `cp N` or `mate N` (moves, negative when being mated).
@@ -269,7 +319,44 @@ pub fn search<const W: usize>(
 }
 
 /// `search`, also calling `progress` about once a second while an iteration runs.
+///
+/// A panic in any of the threads is caught and said in the result's `fault`: when a
+/// helper panics the others search on; when the main thread does, the search ends with
+/// the best move of the main thread's last completed iteration, or the first legal move
+/// before any (`rescue`). A bug thus costs a search its depth, never the engine.
 pub fn search_with_progress<const W: usize>(
+    ctx: &Context<W>,
+    pos: &Position<W>,
+    limits: &Limits,
+    threads: usize,
+    report: &mut dyn FnMut(&Info),
+    progress: &mut dyn FnMut(&Progress),
+) -> SearchResult {
+    let mut last: Option<Info> = None;
+    let mut remember = |i: &Info| {
+        if i.multipv == 1 {
+            last = Some(i.clone());
+        }
+        report(i)
+    };
+    let searched = fault::catch(|| run_threads(ctx, pos, limits, threads, &mut remember, progress));
+    searched.unwrap_or_else(|panic| rescue(ctx.game, pos, limits, last.as_ref(), panic))
+}
+
+/// Sets the stop flag when dropped: when the main thread ends, by returning or by a
+/// panic, the helpers end too and the threads' scope can close.
+struct StopOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Relaxed);
+    }
+}
+
+/// The search on `threads` threads: the main one here, the helpers on scoped threads.
+/// A helper's panic is caught on its thread and becomes the result's `fault`; the main
+/// thread's goes on to the caller.
+fn run_threads<const W: usize>(
     ctx: &Context<W>,
     pos: &Position<W>,
     limits: &Limits,
@@ -297,21 +384,30 @@ pub fn search_with_progress<const W: usize>(
                 let shared = &shared;
                 let pos = pos.clone();
                 let helper = move || {
-                    let mut w = Worker::new(game, eval, shared, clock, limits, pos, id);
-                    w.iterate(&mut |_| {})
+                    fault::catch(|| {
+                        fault::inject(Fault::HelperPanic);
+                        let mut w = Worker::new(game, eval, shared, clock, limits, pos, id);
+                        w.iterate(&mut |_| {})
+                    })
+                    .map_err(|panic| SearchFault {
+                        panic,
+                        recovery: Recovery::HelperLost(id),
+                    })
                 };
                 // A helper that cannot have a large stack is not started: the main
                 // thread searches on without it.
                 std::thread::Builder::new()
+                    .name(format!("search helper {id}"))
                     .stack_size(SEARCH_STACKS[0].expect("a size"))
                     .spawn_scoped(s, helper)
                     .ok()
             })
             .collect();
+        let stop_helpers = StopOnDrop(stop);
         let mut w = Worker::new(game, eval, &shared, clock, limits, pos.clone(), 0);
         w.progress = Some(progress);
         let main = w.iterate(report);
-        stop.store(true, Relaxed);
+        drop(stop_helpers);
         let helpers: Vec<_> = handles
             .into_iter()
             .flatten()
@@ -322,8 +418,15 @@ pub fn search_with_progress<const W: usize>(
     // The deepest completed iteration wins; the main thread on a tie.
     let mut best = main;
     for h in helpers {
-        if h.depth > best.depth && h.best.is_some() {
-            best = h;
+        match h {
+            Ok(h) if h.depth > best.depth && h.best.is_some() => {
+                let fault = best.fault.take();
+                best = SearchResult { fault, ..h };
+            }
+            Ok(_) => {}
+            Err(fault) => {
+                best.fault.get_or_insert(fault);
+            }
         }
     }
     best.nodes = shared.nodes.load(Relaxed);
@@ -337,6 +440,56 @@ pub fn search_with_progress<const W: usize>(
         best.ponder_turn = turns.next();
     }
     best
+}
+
+/// The result of a search whose main thread panicked: the main thread's `last`
+/// completed principal variation if there was one, else the first legal root move (of
+/// `searchmoves`, when those are legal), else none.
+fn rescue<const W: usize>(
+    game: &Game<W>,
+    pos: &Position<W>,
+    limits: &Limits,
+    last: Option<&Info>,
+    panic: Panicked,
+) -> SearchResult {
+    let mut result = SearchResult::empty();
+    if let Some(info) = last.filter(|i| !i.pv.is_empty()) {
+        result.best = info.pv.first().copied();
+        result.ponder = info.pv.get(1).copied();
+        result.pv = info.pv.clone();
+        result.turn = info.turns.first().cloned().unwrap_or_default();
+        result.ponder_turn = info.turns.get(1).cloned();
+        result.score = info.score;
+        result.depth = info.depth;
+        result.nodes = info.nodes;
+        result.time = info.time;
+        result.fault = Some(SearchFault {
+            panic,
+            recovery: Recovery::LastIteration(info.depth),
+        });
+        return result;
+    }
+    let mut root = MoveList::new();
+    game.game_moves(&mut pos.clone(), &mut root);
+    let listed = root
+        .iter()
+        .copied()
+        .find(|m| limits.searchmoves.contains(m));
+    result.best = listed.or_else(|| root.first().copied());
+    if let Some(m) = result.best {
+        result.pv = vec![m];
+        result.turn = split_turns(game, pos, &[m])
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| vec![m]);
+    }
+    let recovery = if result.best.is_some() {
+        Recovery::FirstLegal
+    } else {
+        Recovery::NoMove
+    };
+    result.fault = Some(SearchFault { panic, recovery });
+    result
 }
 
 /// A line of actions from `pos` cut into whole turns (`rules::turns`), each move its own
@@ -442,17 +595,7 @@ impl<'a, const W: usize> Worker<'a, W> {
 
     /// Iterative deepening; returns the last completed iteration's result.
     fn iterate(&mut self, report: &mut dyn FnMut(&Info)) -> SearchResult {
-        let mut result = SearchResult {
-            best: None,
-            ponder: None,
-            pv: Vec::new(),
-            turn: Vec::new(),
-            ponder_turn: None,
-            score: 0,
-            depth: 0,
-            nodes: 0,
-            time: Duration::ZERO,
-        };
+        let mut result = SearchResult::empty();
         let mut root = MoveList::new();
         self.game.game_moves(&mut self.pos, &mut root);
         if !self.limits.searchmoves.is_empty() {
@@ -477,6 +620,9 @@ impl<'a, const W: usize> Worker<'a, W> {
         for depth in first..=max_depth.max(1) {
             if self.skips(depth) && depth < max_depth {
                 continue;
+            }
+            if depth == 2 && self.id == 0 {
+                fault::inject(Fault::SearchPanic);
             }
             self.seldepth = 0;
             let mut window = 35;
@@ -1351,5 +1497,78 @@ fn from_tt(score: i32, ply: usize) -> i32 {
         score + ply as i32
     } else {
         score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::AnyGame;
+
+    fn panicked() -> Panicked {
+        Panicked {
+            message: "a bug".to_string(),
+            location: None,
+        }
+    }
+
+    /// The answers of a search whose main thread panicked: the last completed line, else
+    /// the first legal move (of `searchmoves` when one is legal), else none.
+    fn rescues<const W: usize>(game: &Game<W>) {
+        let mut pos = Position::from_fen(game, &game.spec.start).unwrap();
+        let mut root = MoveList::new();
+        game.game_moves(&mut pos, &mut root);
+        let limits = Limits::default();
+
+        let first = rescue(game, &pos, &limits, None, panicked());
+        assert_eq!(first.best, Some(root[0]));
+        assert_eq!(first.turn, vec![root[0]]);
+        let fault = first.fault.unwrap();
+        assert_eq!(fault.recovery, Recovery::FirstLegal);
+        assert_eq!(
+            fault.to_string(),
+            "internal error in the search: a bug; the move is the first legal one"
+        );
+
+        let e4 = game.parse_move(&mut pos, "e2e4").unwrap();
+        let listed = Limits {
+            searchmoves: vec![e4],
+            ..Limits::default()
+        };
+        assert_eq!(rescue(game, &pos, &listed, None, panicked()).best, Some(e4));
+
+        let e5 = {
+            let mut after = pos.clone();
+            after.make(game, e4);
+            game.parse_move(&mut after, "e7e5").unwrap()
+        };
+        let info = Info {
+            multipv: 1,
+            depth: 3,
+            seldepth: 5,
+            score: 20,
+            nodes: 900,
+            time: Duration::from_millis(4),
+            hashfull: 0,
+            pv: vec![e4, e5],
+            turns: vec![vec![e4], vec![e5]],
+        };
+        let last = rescue(game, &pos, &limits, Some(&info), panicked());
+        assert_eq!((last.best, last.ponder), (Some(e4), Some(e5)));
+        assert_eq!((last.turn, last.ponder_turn), (vec![e4], Some(vec![e5])));
+        assert_eq!((last.depth, last.score), (3, 20));
+        assert_eq!(last.fault.unwrap().recovery, Recovery::LastIteration(3));
+
+        let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+        let mated = Position::from_fen(game, mated).unwrap();
+        let none = rescue(game, &mated, &limits, None, panicked());
+        assert_eq!(none.best, None);
+        assert_eq!(none.fault.unwrap().recovery, Recovery::NoMove);
+    }
+
+    #[test]
+    fn a_search_whose_main_thread_panicked_still_answers() {
+        let any = AnyGame::builtin("chess").unwrap();
+        crate::with_width!(&any, g => rescues(g));
     }
 }

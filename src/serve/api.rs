@@ -1,8 +1,9 @@
 //! The board's requests: the games, a game's state, kirin's move, PGN out and in.
-//! Every handler answers a bad request with status 400 and `{"error": "why"}`.
+//! Every handler answers a bad request with status 400 and `{"error": "why"}`, and a bug
+//! of kirin's (a search that panicked, or a handler: `super::answer_panic`) with 500.
 
 use super::game::{GameError, GameRequest, Library, state_view};
-use super::search::{self, Thinking};
+use super::search::{self, MoveError, Thinking};
 use crate::arena::pgn::{self, PgnGame, PgnMove};
 use crate::core::Move;
 use crate::protocol::session::GameState;
@@ -33,6 +34,20 @@ impl ApiError {
     pub fn bad(why: impl ToString) -> ApiError {
         ApiError(StatusCode::BAD_REQUEST, why.to_string())
     }
+
+    /// A bug of kirin's, not of the request: status 500.
+    pub fn internal(why: impl ToString) -> ApiError {
+        ApiError(StatusCode::INTERNAL_SERVER_ERROR, why.to_string())
+    }
+}
+
+impl From<MoveError> for ApiError {
+    fn from(e: MoveError) -> ApiError {
+        match e {
+            MoveError::NoMove => ApiError::bad(e),
+            MoveError::Fault(_) | MoveError::Lost => ApiError::internal(e),
+        }
+    }
 }
 
 impl From<GameError> for ApiError {
@@ -60,7 +75,7 @@ type Reply = Result<Json<Value>, ApiError>;
 fn reply(value: impl Serialize) -> Reply {
     serde_json::to_value(value)
         .map(Json)
-        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
+        .map_err(ApiError::internal)
 }
 
 /// `GET /api/variants`.
@@ -120,8 +135,7 @@ pub async fn engine_move(
         return Err(ApiError::bad(format!("the game is over ({reason})")));
     }
     let _permit = app.thinking.permit().await;
-    let found = search::best_turn(session, limits).await;
-    reply(found.ok_or_else(|| ApiError::bad("kirin found no move"))?)
+    Ok(Json(search::best_turn(session, limits).await?))
 }
 
 fn move_limits(

@@ -99,6 +99,7 @@ impl Library {
         let template = self.compiled(&request.variant, &request.rules)?;
         let mut session: Session = with_width!(map &*template, s => s.clone());
         with_width!(&mut session, s => replay(s, request))?;
+        crate::fault::inject(crate::fault::Fault::CommandPanic);
         Ok(session)
     }
 

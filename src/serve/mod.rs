@@ -11,6 +11,7 @@ mod assets;
 mod game;
 mod search;
 
+use crate::fault::Panicked;
 use api::App;
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Request, State, WebSocketUpgrade};
@@ -18,8 +19,10 @@ use axum::http::{StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use std::any::Any;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
+use tower_http::catch_panic::CatchPanicLayer;
 
 /// The largest request body read (a game of `game::MAX_MOVES` ids fits).
 const MAX_BODY: usize = 64 << 10;
@@ -79,11 +82,23 @@ fn router(app: Arc<App>, loopback: bool) -> Router {
         .route("/api/analyse", get(analyse))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(app);
-    if loopback {
+    let router = if loopback {
         router.layer(middleware::from_fn(local_hosts_only))
     } else {
         router
-    }
+    };
+    router.layer(CatchPanicLayer::custom(answer_panic))
+}
+
+/// A handler that panicked is answered 500 with `{"error": "internal error: ..."}`
+/// rather than with a closed connection, and the server serves on.
+fn answer_panic(payload: Box<dyn Any + Send>) -> Response {
+    let panic = Panicked::from_payload(&*payload);
+    (
+        StatusCode::INTERNAL_SERVER_ERROR,
+        axum::Json(serde_json::json!({ "error": format!("internal error: {panic}") })),
+    )
+        .into_response()
 }
 
 /// Served on a loopback address, the server answers only requests that name a loopback

@@ -9,7 +9,7 @@ use crate::protocol::session::{GameState, Session};
 use crate::rules::Game;
 use crate::search::limits::Limits;
 use crate::search::tt::Table;
-use crate::search::{Info, SearchResult};
+use crate::search::{Info, SearchFault, SearchResult};
 use crate::with_width;
 use axum::extract::ws::{Message, WebSocket};
 use serde::Deserialize;
@@ -17,6 +17,7 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
+use thiserror::Error;
 use tokio::sync::{Semaphore, SemaphorePermit, mpsc, oneshot};
 
 /// The table of one search (MiB): the board's searches are short.
@@ -64,8 +65,22 @@ impl Drop for StopOnDrop {
     }
 }
 
+/// Why kirin has no move for the page.
+#[derive(Debug, Error)]
+pub enum MoveError {
+    /// The position has no legal move.
+    #[error("kirin found no move")]
+    NoMove,
+    /// The search panicked (and caught it).
+    #[error(transparent)]
+    Fault(SearchFault),
+    /// The search's thread ended without answering.
+    #[error("internal error: the search ended without an answer")]
+    Lost,
+}
+
 /// kirin's turn in the session's position, as the page reads it.
-pub async fn best_turn(session: Session, limits: Limits) -> Option<Value> {
+pub async fn best_turn(session: Session, limits: Limits) -> Result<Value, MoveError> {
     let stop = Arc::new(AtomicBool::new(false));
     let _guard = StopOnDrop(stop.clone());
     let (tx, rx) = oneshot::channel();
@@ -78,11 +93,15 @@ pub async fn best_turn(session: Session, limits: Limits) -> Option<Value> {
             stop,
             Box::new(|_, _| {}),
             Box::new(move |g, r| {
-                let _ = tx.send(turn_json(g, pos, &r));
+                let answer = match r.fault {
+                    Some(fault) => Err(MoveError::Fault(fault)),
+                    None => turn_json(g, pos, &r).ok_or(MoveError::NoMove),
+                };
+                let _ = tx.send(answer);
             }),
         );
     });
-    rx.await.ok().flatten()
+    rx.await.unwrap_or(Err(MoveError::Lost))
 }
 
 fn turn_json<const W: usize>(
@@ -271,7 +290,10 @@ fn spawn_analysis<const W: usize>(
         Box::new(move |g, info| {
             let _ = out.send(info_json(g, &pos, &fen, info));
         }),
-        Box::new(move |_, _| {
+        Box::new(move |_, r| {
+            if let Some(fault) = r.fault {
+                let _ = done_out.send(error(&fault.to_string()));
+            }
             let _ = done_out.send(json!({"type": "done", "fen": fen_done}));
             finished();
         }),
