@@ -7,7 +7,8 @@
 //! `?`, `hard`/`easy`, `level`, `st`, `sd`, `time`, `memory`, `cores`, `option`,
 //! `lift`, `hint`, `result`). A shadow of the game follows what kirin answers. Required:
 //!
-//! - every line kirin writes has a CECP form, and every `ping` is answered (a `pong`
+//! - every line kirin writes has a CECP form and none tells of an internal error (a
+//!   panic the protocol caught), and every `ping` is answered (a `pong`
 //!   within a minute; otherwise the stream hangs);
 //! - every `move` kirin plays is legal in the shadow's position; a user's move kirin
 //!   refuses as illegal is one the shadow cannot play either, and one it takes is one
@@ -383,6 +384,7 @@ fn run_stream(commands: &[Command]) {
             let shown = || transcript.join("\n");
             for l in &out {
                 assert!(is_cecp_line(l), "not CECP: '{l}'\n{}", shown());
+                assert!(!l.contains("internal error"), "{l}\n{}", shown());
             }
             if line == "go" {
                 let answered = out.iter().any(|l| {

@@ -1,7 +1,8 @@
 //! FEN, per game and in both styles (kirin's and XBoard's): the FEN of a random legal
 //! game, edited. A FEN is refused with an error or accepted; an accepted one is a
 //! consistent position: its key is the key computed from scratch, its FEN reads back to
-//! the same position, its legal moves are distinct and within the bound the move lists
+//! the same position (in XBoard's style, which leaves out a game's once-per-game rights,
+//! to the same FEN), its legal moves are distinct and within the bound the move lists
 //! are sized by, and each of a few of them made and unmade restores it.
 
 use crate::common::{Edit, edited, game, random_game};
@@ -64,10 +65,14 @@ pub fn accepted<const W: usize>(g: &Game<W>, mut pos: Position<W>, text: &str, s
     let again = Position::from_fen_styled(g, &written, style).unwrap_or_else(|e| {
         panic!("{name}: '{text}' was accepted, its FEN '{written}' is refused: {e}")
     });
-    assert_eq!(
-        again.key, pos.key,
-        "{name}: '{text}' -> '{written}' is another position"
-    );
+    // XBoard's FEN cannot carry a game's once-per-game rights (`FenStyle::Xboard`): its
+    // round trip is exact only where a game has none.
+    if style == FenStyle::Kirin || !g.has_privileges() {
+        assert_eq!(
+            again.key, pos.key,
+            "{name}: '{text}' -> '{written}' is another position"
+        );
+    }
     assert_eq!(again.to_fen_styled(g, style), written, "{name}: '{text}'");
     let before = pos.clone();
     let mut list = MoveList::new();

@@ -7,7 +7,8 @@
 //! knows which position each `go` searched. Required:
 //!
 //! - every line kirin writes has a UCI form (`id`, `option`, `uciok`, `readyok`,
-//!   `info`, `bestmove`, or the lines of `go perft`), never a bare message or a panic;
+//!   `info`, `bestmove`, or the lines of `go perft`), never a bare message, and none
+//!   tells of an internal error (a panic the protocol caught);
 //! - every `go` but `go perft` ends with exactly one `bestmove`, even from a position
 //!   with no legal move (`bestmove (none)`), and the move is legal in the position the
 //!   shadow had when the `go` came, its `ponder` move legal after it;
@@ -365,6 +366,8 @@ fn check_output(input: &[String], out: &[String], searched: &mut [Session]) {
     let shown = || format!("input:\n{}\noutput:\n{}", input.join("\n"), out.join("\n"));
     for line in out {
         assert!(is_uci_line(line), "not UCI: '{line}'\n{}", shown());
+        // A panic that the protocol caught is answered in UCI's form, and is still a bug.
+        assert!(!line.contains("internal error"), "{line}\n{}", shown());
     }
     let bestmoves: Vec<&String> = out.iter().filter(|l| l.starts_with("bestmove")).collect();
     assert_eq!(
