@@ -329,3 +329,110 @@ fn an_sprt_stops_the_match_by_itself() {
     let games = run.pgn.matches("[Event").count();
     assert!(games < 200, "{games} games");
 }
+
+/// A fresh file for an engine's standard error, and its lines once read.
+fn stderr_file() -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("kirin-arena-stderr-{}.txt", rand_suffix()));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+fn lines_of(path: &std::path::Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn a_kept_process_plays_on_with_its_options_cycled_between_games() {
+    let (kept, fresh) = (stderr_file(), stderr_file());
+    let mut w = fake("Kept", "uci", "f2f3 g2g4 f2f3 g2g4 f2f3 g2g4");
+    w.extend([
+        "restart=off".to_string(),
+        "cycle.Hash=1,16,64".into(),
+        "cycle.Threads=1,2".into(),
+        format!("stderr={}", kept.display()),
+    ]);
+    w.extend(fake("Fresh", "uci", "e7e5 d8h4"));
+    w.push(format!("stderr={}", fresh.display()));
+    w.extend(words("-each tc=10+0 -games 3 -noswap"));
+    let run = run_match(&w);
+    assert_eq!(run.code, 0, "{}", run.out);
+    assert_eq!(run.pgn.matches("{Black mates}").count(), 3, "{}", run.pgn);
+    // One process for the three games, told the next values before each.
+    assert_eq!(
+        lines_of(&kept),
+        [
+            "started",
+            "setoption name Hash value 1",
+            "setoption name Threads value 1",
+            "setoption name Hash value 16",
+            "setoption name Threads value 2",
+            "setoption name Hash value 64",
+            "setoption name Threads value 1",
+        ]
+    );
+    // restart=on (the default): a new process for every game.
+    let started = lines_of(&fresh).iter().filter(|l| *l == "started").count();
+    assert_eq!(started, 3);
+    let white_options: Vec<&str> = run
+        .pgn
+        .lines()
+        .filter_map(|l| l.strip_prefix("[WhiteOptions \""))
+        .collect();
+    assert_eq!(
+        white_options,
+        [
+            "Hash=1 Threads=1\"]",
+            "Hash=16 Threads=2\"]",
+            "Hash=64 Threads=1\"]"
+        ]
+    );
+    assert!(!run.pgn.contains("BlackOptions"), "{}", run.pgn);
+}
+
+#[test]
+fn cecp_memory_and_cores_are_its_own_commands_and_a_time_loss_restarts_the_loser() {
+    let (mover, sleeper) = (stderr_file(), stderr_file());
+    let mut w = fake("Mover", "xboard", "f2f3 f2f3");
+    w.extend([
+        "cycle.memory=8,32".to_string(),
+        "cycle.cores=2".into(),
+        format!("stderr={}", mover.display()),
+    ]);
+    w.extend(fake("Sleeper", "xboard", "sleep:1300:e7e5"));
+    w.push(format!("stderr={}", sleeper.display()));
+    w.extend(words("-each tc=1+0 restart=off -games 2 -noswap"));
+    let run = run_match(&w);
+    assert_eq!(run.code, 0, "{}", run.out);
+    assert_eq!(
+        run.pgn.matches("[Termination \"time forfeit\"]").count(),
+        2,
+        "{}",
+        run.pgn
+    );
+    // The memory given before each game is the cycled one (not kirin match's 64).
+    assert_eq!(
+        lines_of(&mover),
+        ["started", "cores 2", "memory 8", "cores 2", "memory 32"]
+    );
+    // The engine that lost on time is replaced for the next game, restart=off or not.
+    let started = lines_of(&sleeper)
+        .iter()
+        .filter(|l| *l == "started")
+        .count();
+    assert_eq!(started, 2);
+}
+
+#[test]
+fn a_cycled_option_the_engine_lacks_stops_the_match() {
+    let mut w = fake("A", "uci", "e2e4");
+    w.push("cycle.Contempt=0,10".into());
+    w.extend(fake("B", "uci", "e7e5"));
+    w.extend(words("-each tc=10+0 -games 2"));
+    let run = run_match(&w);
+    assert_ne!(run.code, 0, "{}", run.out);
+    assert!(run.pgn.contains("has no option 'Contempt'"), "{}", run.pgn);
+}

@@ -11,7 +11,12 @@ Each time the engine is asked to move it takes the next action:
   crash             exit at once
   resign            resign (CECP) / bestmove (none) (UCI)
   claim:RESULT      claim RESULT (CECP: `1-0 {claim}`; RESULT written 1-0, 0-1 or draw)
-With no action left it answers as `hang` does.
+With no action left it answers as `hang` does. The actions run on from game to game
+when the process is kept (`restart=off`).
+
+On standard error it writes `started` when it starts and every setting it is given
+(UCI `setoption`, CECP `option`, `memory`, `cores`), for the tests of kirin match's
+`restart=off` and `cycle.` options.
 """
 import sys
 import time
@@ -55,11 +60,14 @@ def answer(action):
 
 
 silent = False
+print("started", file=sys.stderr, flush=True)
 for line in sys.stdin:
     words = line.split()
     if not words:
         continue
     command = words[0]
+    if command in ("setoption", "option", "memory", "cores"):
+        print(line.strip(), file=sys.stderr, flush=True)
     if command == "quit":
         break
     if silent:
@@ -67,11 +75,13 @@ for line in sys.stdin:
     if command == "uci":
         say("id name fake")
         say("option name UCI_Variant type combo default chess var chess var courier")
+        say("option name Hash type spin default 16 min 1 max 1024")
+        say("option name Threads type spin default 1 min 1 max 8")
         say("uciok")
     elif command == "isready":
         say("readyok")
     elif command == "protover":
-        say('feature ping=1 setboard=1 usermove=1 variants="normal,courier" myname="fake" done=1')
+        say('feature ping=1 setboard=1 usermove=1 memory=1 smp=1 variants="normal,courier" myname="fake" done=1')
     elif command == "ping":
         say(f"pong {words[1]}")
     elif command == "go":

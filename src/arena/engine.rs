@@ -15,8 +15,8 @@ use thiserror::Error;
 const MAX_LINE: usize = 64 * 1024;
 /// How long an engine may take to end after `quit` before it is killed.
 const QUIT_GRACE: Duration = Duration::from_millis(500);
-/// The memory, in MiB, given to a CECP engine that asks (`feature memory=1`): XBoard's
-/// default order of size.
+/// The memory, in MiB, given to a CECP engine that asks (`feature memory=1`) when no
+/// `memory` setting says otherwise: XBoard's default order of size.
 const CECP_MEMORY_MB: u32 = 64;
 /// How long a CECP engine may stay silent after `protover 2` before it is taken to
 /// speak protocol version 1 (as cutechess and XBoard wait).
@@ -254,6 +254,7 @@ struct Features {
     ping: bool,
     setboard: bool,
     memory: bool,
+    smp: bool,
     usermove: bool,
     variants: Option<Vec<String>>,
 }
@@ -269,6 +270,8 @@ pub struct Player {
     uci_variants: Vec<String>,
     /// CECP: moves of the current game already sent.
     sent: usize,
+    /// CECP: the `memory` sent before each game to an engine that asks for it.
+    memory_mb: u32,
     ping: u32,
     pub thought: Thought,
 }
@@ -284,6 +287,7 @@ impl Player {
             uci_options: Vec::new(),
             uci_variants: Vec::new(),
             sent: 0,
+            memory_mb: CECP_MEMORY_MB,
             ping: 0,
             thought: Thought::default(),
         };
@@ -302,30 +306,60 @@ impl Player {
     /// them), so that they hold before the first game is set up.
     fn send_options(&mut self) -> Result<(), EngineError> {
         for (name, value) in self.cfg.options.clone() {
-            let line = match self.cfg.protocol {
-                Protocol::Uci => {
-                    if !self
-                        .uci_options
-                        .iter()
-                        .any(|o| o.eq_ignore_ascii_case(&name))
-                    {
-                        return Err(EngineError::Protocol(format!("has no option '{name}'")));
-                    }
-                    format!("setoption name {name} value {value}")
-                }
-                Protocol::Cecp => {
-                    // CECP's check options take 1 and 0 (cutechess translates the same way).
-                    let value = match value.as_str() {
-                        "true" => "1",
-                        "false" => "0",
-                        v => v,
-                    };
-                    format!("option {name}={value}")
-                }
-            };
-            self.process.send(&line)?;
+            self.set(&name, &value)?;
         }
         Ok(())
+    }
+
+    /// Sets one engine option: UCI `setoption` (the engine must have listed the option),
+    /// CECP `option NAME=VALUE`, except for CECP's own commands of the settings every
+    /// GUI gives: `memory` (MiB, sent before each game, as XBoard sends it) and `cores`.
+    fn set(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+        let line = match self.cfg.protocol {
+            Protocol::Uci => {
+                if !self
+                    .uci_options
+                    .iter()
+                    .any(|o| o.eq_ignore_ascii_case(name))
+                {
+                    return Err(EngineError::Protocol(format!("has no option '{name}'")));
+                }
+                format!("setoption name {name} value {value}")
+            }
+            Protocol::Cecp if name == "memory" || name == "cores" => {
+                let (asked, feature) = match name {
+                    "memory" => (self.features.memory, "memory"),
+                    _ => (self.features.smp, "smp"),
+                };
+                if !asked {
+                    return Err(EngineError::Protocol(format!(
+                        "takes no {name} command (no feature {feature}=1)"
+                    )));
+                }
+                let n: u32 = value.parse().ok().filter(|n| *n > 0).ok_or_else(|| {
+                    EngineError::Protocol(format!(
+                        "{name} must be a positive number, not '{value}'"
+                    ))
+                })?;
+                if name == "cores" {
+                    format!("cores {n}")
+                } else {
+                    // Sent with the next game's set-up, where XBoard sends it.
+                    self.memory_mb = n;
+                    return Ok(());
+                }
+            }
+            Protocol::Cecp => {
+                // CECP's check options take 1 and 0 (cutechess translates the same way).
+                let value = match value {
+                    "true" => "1",
+                    "false" => "0",
+                    v => v,
+                };
+                format!("option {name}={value}")
+            }
+        };
+        self.process.send(&line)
     }
 
     fn deadline(&self) -> Instant {
@@ -403,6 +437,10 @@ impl Player {
                     self.features.memory = on;
                     true
                 }
+                "smp" => {
+                    self.features.smp = on;
+                    true
+                }
                 "usermove" => {
                     self.features.usermove = on;
                     true
@@ -426,10 +464,19 @@ impl Player {
         Ok(done)
     }
 
-    /// Tells the engine a new game begins: its variant, options, start and clock.
-    pub fn new_game(&mut self, variant: &str, fen: Option<&str>) -> Result<(), EngineError> {
+    /// Tells the engine a new game begins: the options of this game (`cycle.`), then its
+    /// variant, start and clock.
+    pub fn new_game(
+        &mut self,
+        variant: &str,
+        fen: Option<&str>,
+        settings: &[(String, String)],
+    ) -> Result<(), EngineError> {
         self.sent = 0;
         self.thought = Thought::default();
+        for (name, value) in settings {
+            self.set(name, value)?;
+        }
         match self.cfg.protocol {
             Protocol::Uci => self.new_game_uci(variant),
             Protocol::Cecp => self.new_game_cecp(variant, fen),
@@ -460,7 +507,7 @@ impl Player {
         // An engine that asks for its memory gets it before every game, as XBoard gives it
         // (HaChu allocates its table, which its move legality needs, only then).
         if self.features.memory {
-            self.process.send(&format!("memory {CECP_MEMORY_MB}"))?;
+            self.process.send(&format!("memory {}", self.memory_mb))?;
         }
         self.process.send("new")?;
         if !is_chess(variant) {
@@ -725,10 +772,19 @@ impl Player {
         };
     }
 
+    /// Tells a CECP engine how the game ended (UCI has no word for it); the engine stays
+    /// for the next game.
+    pub fn game_over(&mut self, result: &str, comment: &str) -> Result<(), EngineError> {
+        match self.cfg.protocol {
+            Protocol::Cecp => self.process.send(&format!("result {result} {{{comment}}}")),
+            Protocol::Uci => Ok(()),
+        }
+    }
+
     /// Tells the engine how the game ended, then stops it.
     pub fn finish(mut self, result: Option<(&str, &str)>) {
-        if let (Protocol::Cecp, Some((result, comment))) = (self.cfg.protocol, result) {
-            let _ = self.process.send(&format!("result {result} {{{comment}}}"));
+        if let Some((result, comment)) = result {
+            let _ = self.game_over(result, comment);
         }
         self.process.stop("quit");
     }

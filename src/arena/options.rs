@@ -125,6 +125,12 @@ pub struct EngineConfig {
     pub protocol: Protocol,
     /// `option.NAME=VALUE`, sent as UCI `setoption` or CECP `option`.
     pub options: Vec<(String, String)>,
+    /// `cycle.NAME=V1,V2,...` (kirin's addition): options set anew before every game,
+    /// each game taking the next value of its list, round and round.
+    pub cycles: Vec<(String, Vec<String>)>,
+    /// `restart=on` (cutechess's default): a new process for every game; `restart=off`:
+    /// the process plays on from game to game (`Player` says when it is replaced).
+    pub restart: bool,
     pub tc: Option<TimeControl>,
     /// `st=`: a fixed time per move.
     pub movetime: Option<Duration>,
@@ -157,6 +163,8 @@ impl EngineConfig {
             dir: None,
             protocol: Protocol::Uci,
             options: Vec::new(),
+            cycles: Vec::new(),
+            restart: true,
             tc: None,
             movetime: None,
             depth: None,
@@ -182,6 +190,18 @@ impl EngineConfig {
                 })
                 .unwrap_or_default()
         })
+    }
+
+    /// The `cycle.` options for the engine's `game`-th game (from 0) on its worker: each
+    /// list's value at that index, modulo the list's length.
+    pub fn cycled(&self, game: u64) -> Vec<(String, String)> {
+        self.cycles
+            .iter()
+            .map(|(name, values)| {
+                let i = (game % values.len() as u64) as usize;
+                (name.clone(), values[i].clone())
+            })
+            .collect()
     }
 
     /// Applies one `key=value` word.
@@ -233,17 +253,37 @@ impl EngineConfig {
             "start" => self.start = Some(value.to_string()),
             "initstr" => self.init.extend(value.split("\\n").map(str::to_string)),
             "stderr" => self.stderr = Some(PathBuf::from(value)),
-            // cutechess's settings whose effect kirin match always has or never needs: an
-            // engine is started afresh for every game, and every engine reports scores from
-            // its own side.
-            "restart" | "trust" | "whitepov" | "ponder" | "book" | "bookdepth" | "tscale"
-            | "tmargin" => {}
+            "restart" => {
+                self.restart = match value {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(bad(option, word, "restart is on or off")),
+                }
+            }
+            // cutechess's settings whose effect kirin match always has or never needs:
+            // every engine reports scores from its own side, and none ponders.
+            "trust" | "whitepov" | "ponder" | "book" | "bookdepth" | "tscale" | "tmargin" => {}
             _ if key.starts_with("option.") => {
                 let name = &key["option.".len()..];
                 if name.is_empty() {
                     return Err(bad(option, word, "option. needs a name"));
                 }
                 self.options.push((name.to_string(), value.to_string()));
+            }
+            _ if key.starts_with("cycle.") => {
+                let name = &key["cycle.".len()..];
+                let values: Vec<String> = value.split(',').map(str::to_string).collect();
+                if name.is_empty() || values.iter().any(String::is_empty) {
+                    return Err(bad(
+                        option,
+                        word,
+                        "cycle.NAME takes values apart by commas, none empty",
+                    ));
+                }
+                // A later word for the same option replaces the earlier (as -engine's
+                // words override -each's).
+                self.cycles.retain(|(n, _)| n != name);
+                self.cycles.push((name.to_string(), values));
             }
             _ => return Err(bad(option, word, "unknown engine setting")),
         }
@@ -723,6 +763,36 @@ mod tests {
         );
         assert!(parse(&words("-engine cmd=a -engine cmd=b -each tc=1 -shard 3/2")).is_err());
         assert!(parse(&words("-engine cmd=a -engine cmd=b -each st=-1")).is_err());
+    }
+
+    #[test]
+    fn cycled_options_take_the_next_value_each_game() {
+        let cfg = parse(&words(
+            "-engine cmd=a restart=off cycle.Hash=1,16,64 -engine cmd=b \
+             -each tc=1 cycle.Threads=1,2 cycle.Hash=8",
+        ))
+        .unwrap();
+        let a = &cfg.engines[0];
+        assert!(!a.restart && cfg.engines[1].restart);
+        let pair = |n: &str, v: &str| (n.to_string(), v.to_string());
+        assert_eq!(a.cycled(0), [pair("Threads", "1"), pair("Hash", "1")]);
+        assert_eq!(a.cycled(4), [pair("Threads", "1"), pair("Hash", "16")]);
+        assert_eq!(a.cycled(5), [pair("Threads", "2"), pair("Hash", "64")]);
+        assert_eq!(
+            cfg.engines[1].cycled(7),
+            [pair("Threads", "2"), pair("Hash", "8")]
+        );
+        for wrong in [
+            "cycle.Hash=",
+            "cycle.Hash=1,,2",
+            "cycle.=1",
+            "restart=maybe",
+        ] {
+            let e = parse(&words(&format!(
+                "-engine cmd=a {wrong} -engine cmd=b -each tc=1"
+            )));
+            assert!(e.is_err(), "{wrong}");
+        }
     }
 
     #[test]

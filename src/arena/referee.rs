@@ -69,6 +69,8 @@ pub struct Setup<'a, const W: usize> {
     pub round: u64,
     /// The game's variant names for each engine (White's, Black's).
     pub variant_names: [String; 2],
+    /// The options each engine is set to for this game (`cycle.`), sent before it.
+    pub settings: [Vec<(String, String)>; 2],
 }
 
 /// A side's clock.
@@ -95,9 +97,19 @@ impl Scores {
     }
 }
 
-/// Plays one game to its end.
-pub fn play<const W: usize>(game: &Game<W>, cfg: &MatchConfig, setup: Setup<W>) -> Finished {
-    let mut referee = Referee::new(game, cfg, &setup);
+/// Plays one game to its end, with the engines' processes kept from an earlier game
+/// where there are any (White's, Black's; the others are started). Returns the game and
+/// the processes that may play the next one: those of `restart=off` engines that ended
+/// this game in order (not by their own fault: a crash, a stall, a time loss or a rules
+/// infraction leave the engine in an unknown state, so it is stopped and the next game
+/// starts a new one).
+pub fn play<const W: usize>(
+    game: &Game<W>,
+    cfg: &MatchConfig,
+    setup: Setup<W>,
+    kept: [Option<Player>; 2],
+) -> (Finished, [Option<Player>; 2]) {
+    let mut referee = Referee::new(game, cfg, &setup, kept);
     let end = referee.run(&setup);
     referee.finish(&setup, end)
 }
@@ -108,6 +120,8 @@ struct End {
     termination: Termination,
     reason: String,
     failed: [bool; 2],
+    /// The side whose engine ended the game by its fault (`End::forfeit`).
+    at_fault: Option<Color>,
 }
 
 impl End {
@@ -117,12 +131,14 @@ impl End {
             termination,
             reason,
             failed: [false; 2],
+            at_fault: None,
         }
     }
 
     /// `side` loses by its engine's fault.
     fn forfeit(side: Color, termination: Termination, reason: String) -> End {
         let mut end = End::win(side.opposite(), termination, reason);
+        end.at_fault = Some(side);
         // A time loss is the engine's play, not its failure: the next game starts it
         // afresh anyway, as it does every engine (cutechess plays on too).
         end.failed[side] = matches!(
@@ -138,6 +154,7 @@ impl End {
             termination,
             reason,
             failed: [false; 2],
+            at_fault: None,
         }
     }
 }
@@ -149,6 +166,8 @@ struct Referee<'g, const W: usize> {
     /// The FEN each engine starts from, when not the variant's own start.
     fens: [Option<String>; 2],
     players: [Option<Player>; 2],
+    /// Processes kept from the previous game, until they are set up for this one.
+    kept: [Option<Player>; 2],
     clocks: [Clock; 2],
     /// Every move so far in each engine's own text.
     texts: [Vec<String>; 2],
@@ -158,7 +177,12 @@ struct Referee<'g, const W: usize> {
 }
 
 impl<'g, const W: usize> Referee<'g, W> {
-    fn new(game: &'g Game<W>, cfg: &'g MatchConfig, setup: &Setup<W>) -> Self {
+    fn new(
+        game: &'g Game<W>,
+        cfg: &'g MatchConfig,
+        setup: &Setup<W>,
+        kept: [Option<Player>; 2],
+    ) -> Self {
         let clock = |e: &EngineConfig| Clock {
             left: e.tc.map_or(Duration::MAX, |tc| tc.base),
             moves: 0,
@@ -174,6 +198,7 @@ impl<'g, const W: usize> Referee<'g, W> {
                 })
             }),
             players: [None, None],
+            kept,
             clocks: [clock(setup.engines[0]), clock(setup.engines[1])],
             texts: [Vec::new(), Vec::new()],
             moves: Vec::new(),
@@ -182,16 +207,26 @@ impl<'g, const W: usize> Referee<'g, W> {
         }
     }
 
-    /// Starts both engines, plays the book moves, then the game.
+    /// Starts both engines (or takes the kept ones), sets them up for the game, plays
+    /// the book moves, then the game.
     fn run(&mut self, setup: &Setup<W>) -> End {
         for (side, e) in Color::ALL.into_iter().zip(setup.engines) {
-            let debug = self
-                .cfg
-                .debug
-                .then(|| format!("{}({})", e.display_name(), side.name()));
-            let started = Player::start(e, debug).and_then(|mut p| {
-                p.new_game(&setup.variant_names[side], self.fens[side].as_deref())
-                    .map(|()| p)
+            // A kept process plays both colours in turn: its lines carry its name alone.
+            let debug = self.cfg.debug.then(|| match e.restart {
+                true => format!("{}({})", e.display_name(), side.name()),
+                false => e.display_name(),
+            });
+            let player = match self.kept[side].take() {
+                Some(p) => Ok(p),
+                None => Player::start(e, debug),
+            };
+            let started = player.and_then(|mut p| {
+                p.new_game(
+                    &setup.variant_names[side],
+                    self.fens[side].as_deref(),
+                    &setup.settings[side],
+                )
+                .map(|()| p)
             });
             match started {
                 Ok(p) => self.players[side] = Some(p),
@@ -456,10 +491,20 @@ impl<'g, const W: usize> Referee<'g, W> {
         self.moves.push(PgnMove { san, comment });
     }
 
-    /// Stops the engines and writes the game.
-    fn finish(&mut self, setup: &Setup<W>, end: End) -> Finished {
-        for p in self.players.iter_mut().filter_map(Option::take) {
-            p.finish(Some((end.result, &end.reason)));
+    /// Tells the engines the result, stops those that do not play on (`play`), and
+    /// writes the game.
+    fn finish(&mut self, setup: &Setup<W>, end: End) -> (Finished, [Option<Player>; 2]) {
+        let mut next: [Option<Player>; 2] = std::mem::take(&mut self.kept);
+        for side in Color::ALL {
+            let Some(mut p) = self.players[side].take() else {
+                continue;
+            };
+            let in_order = !p.cfg.restart && end.at_fault != Some(side) && !end.failed[side];
+            if in_order && p.game_over(end.result, &end.reason).is_ok() {
+                next[side] = Some(p);
+            } else {
+                p.finish(Some((end.result, &end.reason)));
+            }
         }
         let mut pgn = PgnGame::default();
         let names = [
@@ -489,19 +534,27 @@ impl<'g, const W: usize> Referee<'g, W> {
             pgn.set_tag("BlackTimeControl", tcs[1].clone());
         }
         pgn.set_tag("Termination", end.termination.tag());
+        // The options a game was played with, where they change from game to game.
+        for (side, settings) in Color::ALL.into_iter().zip(&setup.settings) {
+            if !settings.is_empty() {
+                let text: Vec<String> = settings.iter().map(|(n, v)| format!("{n}={v}")).collect();
+                pgn.set_tag(&format!("{}Options", side.name()), text.join(" "));
+            }
+        }
         if !super::engine::is_chess(&self.game.spec.name) {
             pgn.set_tag("Variant", self.game.spec.name.clone());
         }
         pgn.moves = std::mem::take(&mut self.moves);
         pgn.result = end.result.to_string();
         pgn.final_comment = Some(end.reason.clone());
-        Finished {
+        let finished = Finished {
             result: end.result,
             termination: end.termination,
             reason: end.reason,
             pgn,
             failed: end.failed,
-        }
+        };
+        (finished, next)
     }
 }
 

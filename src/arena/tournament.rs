@@ -2,6 +2,7 @@
 //! the workers that play its games side by side, and the bookkeeping of results: the
 //! PGN file, the score lines, and the SPRT that may stop the match.
 
+use super::engine::Player;
 use super::openings::read_epd;
 use super::options::{Format, MatchConfig, OpeningFormat};
 use super::pgn::{parse_pgn, replay, write_pgn};
@@ -161,6 +162,26 @@ pub fn load_openings<const W: usize>(
     Ok(list)
 }
 
+/// A worker's engines between games: for each engine of the match, the process kept
+/// from its last game (`restart=off`) and how many games it has played on this worker
+/// (which picks its `cycle.` values).
+struct Seats(Vec<Seat>);
+
+#[derive(Default)]
+struct Seat {
+    kept: Option<Player>,
+    games: u64,
+}
+
+impl Drop for Seats {
+    /// The kept processes are asked to quit (not killed) when the worker ends.
+    fn drop(&mut self) {
+        for p in self.0.iter_mut().filter_map(|s| s.kept.take()) {
+            p.finish(None);
+        }
+    }
+}
+
 /// Plays the scheduled games on `cfg.concurrency` workers and keeps the standings;
 /// returns them when the match ends (all played, the SPRT decided, or an engine failed
 /// without `-recover`).
@@ -198,6 +219,7 @@ pub fn play<const W: usize>(
             let tx = tx.clone();
             let (queue, stop) = (&queue, &stop);
             scope.spawn(move || {
+                let mut seats = Seats(cfg.engines.iter().map(|_| Seat::default()).collect());
                 while !stop.load(Ordering::Relaxed) {
                     let Some(job) = queue.lock().ok().and_then(|mut q| q.pop_front()) else {
                         return;
@@ -207,7 +229,8 @@ pub fn play<const W: usize>(
                     if tx.send((job, None)).is_err() {
                         return;
                     }
-                    let finished = play_one(game, cfg, &openings[job.opening], starts, job);
+                    let finished =
+                        play_one(game, cfg, &openings[job.opening], starts, job, &mut seats);
                     // An engine failure without -recover stops the match before this worker
                     // takes another game (the main thread says why).
                     if finished.failed.contains(&true) && !cfg.recover {
@@ -301,23 +324,36 @@ fn play_one<const W: usize>(
     opening: &Opening<W>,
     starts: &Starts<W>,
     job: Job,
+    seats: &mut Seats,
 ) -> Finished {
-    let engines = [&cfg.engines[job.white], &cfg.engines[job.black]];
+    let sides = [job.white, job.black];
+    let engines = sides.map(|e| &cfg.engines[e]);
     let variant_name =
         |e: &super::options::EngineConfig| e.variant.clone().unwrap_or_else(|| cfg.variant.clone());
-    referee::play(
+    let settings = sides.map(|e| {
+        let seat = &mut seats.0[e];
+        seat.games += 1;
+        cfg.engines[e].cycled(seat.games - 1)
+    });
+    let (finished, kept) = referee::play(
         game,
         cfg,
         Setup {
             engines,
             start: opening.start.clone(),
-            from_fen: [job.white, job.black].map(|e| opening.start != starts.engines[e]),
+            from_fen: sides.map(|e| opening.start != starts.engines[e]),
             fen_tag: opening.start != starts.variant,
             book: opening.book.clone(),
             round: job.number,
             variant_names: engines.map(variant_name),
+            settings,
         },
-    )
+        sides.map(|e| seats.0[e].kept.take()),
+    );
+    for (e, p) in sides.into_iter().zip(kept) {
+        seats.0[e].kept = p;
+    }
+    finished
 }
 
 #[cfg(test)]
