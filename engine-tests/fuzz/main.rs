@@ -15,5 +15,6 @@
 
 mod common;
 mod definitions;
+mod engine_output;
 mod fen;
 mod moves;
