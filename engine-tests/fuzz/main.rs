@@ -16,6 +16,7 @@
 mod cecp;
 mod common;
 mod definitions;
+mod engine_output;
 mod fen;
 mod moves;
 mod search;

@@ -7,7 +7,7 @@
 use super::options::{EngineConfig, Protocol, TimeControl};
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use thiserror::Error;
 
@@ -44,8 +44,10 @@ enum Output {
 /// The engine's process, its input, and its output as lines on a channel (read on a
 /// thread of its own so that every wait can time out).
 struct Process {
-    child: Child,
-    stdin: Option<ChildStdin>,
+    /// `None` for a scripted engine, which has no process to wait for or kill.
+    child: Option<Child>,
+    /// The engine's standard input; `None` once closed.
+    input: Option<Box<dyn Write + Send>>,
     lines: Receiver<Output>,
     /// Prefix of `-debug` lines, or `None` when quiet.
     debug: Option<String>,
@@ -94,20 +96,39 @@ impl Process {
             let _ = tx.send(Output::Closed);
         });
         Ok(Process {
-            stdin: child.stdin.take(),
-            child,
+            input: child
+                .stdin
+                .take()
+                .map(|stdin| Box::new(stdin) as Box<dyn Write + Send>),
+            child: Some(child),
             lines,
             debug,
         })
+    }
+
+    /// An engine that has written `output` and closed it, and whose input goes nowhere:
+    /// every line it will ever say is waiting, so no read waits for a deadline.
+    fn scripted(output: Vec<String>) -> Process {
+        let (tx, lines) = unbounded();
+        for line in output {
+            let _ = tx.send(Output::Line(line));
+        }
+        let _ = tx.send(Output::Closed);
+        Process {
+            child: None,
+            input: Some(Box::new(std::io::sink())),
+            lines,
+            debug: None,
+        }
     }
 
     fn send(&mut self, line: &str) -> Result<(), EngineError> {
         if let Some(prefix) = &self.debug {
             eprintln!("{prefix} < {line}");
         }
-        let stdin = self.stdin.as_mut().ok_or(EngineError::Disconnected)?;
-        writeln!(stdin, "{line}")
-            .and_then(|()| stdin.flush())
+        let input = self.input.as_mut().ok_or(EngineError::Disconnected)?;
+        writeln!(input, "{line}")
+            .and_then(|()| input.flush())
             .map_err(|_| EngineError::Disconnected)
     }
 
@@ -133,25 +154,27 @@ impl Process {
     /// Asks the engine to quit, and kills it if it has not within a moment.
     fn stop(&mut self, quit: &str) {
         let _ = self.send(quit);
-        self.stdin = None;
+        self.input = None;
+        let Some(child) = &mut self.child else { return };
         let until = Instant::now() + QUIT_GRACE;
         while Instant::now() < until {
-            if let Ok(Some(_)) = self.child.try_wait() {
+            if let Ok(Some(_)) = child.try_wait() {
                 return;
             }
             std::thread::sleep(Duration::from_millis(5));
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let _ = child.kill();
+        let _ = child.wait();
     }
 }
 
 impl Drop for Process {
     fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
+        let Some(child) = &mut self.child else { return };
+        if let Ok(None) = child.try_wait() {
+            let _ = child.kill();
         }
-        let _ = self.child.wait();
+        let _ = child.wait();
     }
 }
 
@@ -186,24 +209,34 @@ pub enum Score {
     Mate(i32),
 }
 
+/// A mate reported further away than this many moves counts as this far for the
+/// adjudication, so that any mate, however distant an engine says it is, stays a large
+/// score of the right sign.
+const FARTHEST_MATE: u32 = 10_000;
+
 impl Score {
-    /// Centipawns, mates as large numbers (for adjudication).
+    /// Centipawns, mates as large numbers (for adjudication): a mate in `n` is worth
+    /// `100 000 - n`, being mated in `n` the opposite.
     pub fn centipawns(self) -> i32 {
         match self {
             Score::Centipawns(cp) => cp,
-            Score::Mate(n) if n >= 0 => 100_000 - n,
-            Score::Mate(n) => -100_000 - n,
+            Score::Mate(n) => {
+                let value = 100_000 - n.unsigned_abs().min(FARTHEST_MATE) as i32;
+                if n >= 0 { value } else { -value }
+            }
         }
     }
 
-    /// As cutechess writes it in a PGN comment: `+0.35`, `-1.20`, `+M5`, `-M3`.
+    /// As cutechess writes it in a PGN comment: `+0.35`, `-1.20`, `+M5`, `-M3`. (Any
+    /// number an engine sends is written as it said it, `i32::MIN` too.)
     pub fn pgn(self) -> String {
         match self {
             Score::Centipawns(cp) => {
                 let sign = if cp < 0 { '-' } else { '+' };
-                format!("{sign}{}.{:02}", cp.abs() / 100, cp.abs() % 100)
+                let abs = cp.unsigned_abs();
+                format!("{sign}{}.{:02}", abs / 100, abs % 100)
             }
-            Score::Mate(n) => format!("{}M{}", if n < 0 { '-' } else { '+' }, n.abs()),
+            Score::Mate(n) => format!("{}M{}", if n < 0 { '-' } else { '+' }, n.unsigned_abs()),
         }
     }
 }
@@ -279,7 +312,20 @@ pub struct Player {
 impl Player {
     /// Starts the engine and greets it in its protocol.
     pub fn start(cfg: &EngineConfig, debug: Option<String>) -> Result<Player, EngineError> {
-        let process = Process::start(cfg, debug)?;
+        Player::greet(cfg, Process::start(cfg, debug)?)
+    }
+
+    /// A player whose engine is a script: `output` is everything the engine says, as if
+    /// it had said it all at once and then ended, and what the player writes is
+    /// discarded. The match runner's fuzz target drives the protocol code with it, with
+    /// no process to start and no wait: once the script is read the engine is gone.
+    #[doc(hidden)]
+    pub fn scripted(cfg: &EngineConfig, output: Vec<String>) -> Result<Player, EngineError> {
+        Player::greet(cfg, Process::scripted(output))
+    }
+
+    /// Greets the engine in its protocol and sends it the configured options.
+    fn greet(cfg: &EngineConfig, process: Process) -> Result<Player, EngineError> {
         let mut player = Player {
             cfg: cfg.clone(),
             process,
@@ -879,5 +925,16 @@ mod tests {
         assert_eq!(cecp_level(&tc), "level 0 0:10 0.1");
         assert_eq!(Score::Centipawns(-5).pgn(), "-0.05");
         assert_eq!(Score::Mate(3).pgn(), "+M3");
+    }
+
+    /// The extreme numbers an engine may send (the engine-output fuzz target sends them):
+    /// written as sent, and a distant mate still counts for the side it favours.
+    #[test]
+    fn extreme_scores() {
+        assert_eq!(Score::Centipawns(i32::MIN).pgn(), "-21474836.48");
+        assert_eq!(Score::Mate(i32::MIN).pgn(), "-M2147483648");
+        assert_eq!(Score::Mate(-3).centipawns(), -99_997);
+        assert_eq!(Score::Mate(i32::MIN + 100_000).centipawns(), -90_000);
+        assert_eq!(Score::Mate(i32::MAX).centipawns(), 90_000);
     }
 }

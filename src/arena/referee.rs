@@ -86,14 +86,33 @@ struct Clock {
 struct Scores([Vec<Option<i32>>; 2]);
 
 impl Scores {
-    /// True when the last `count` scores of `side` all satisfy `test`.
-    fn last(&self, side: Color, count: u32, test: impl Fn(i32) -> bool) -> bool {
+    /// True when the last `count` scores of `side` all satisfy `test`. The scores are
+    /// widened to 64 bits first: an engine may report `i32::MIN`, and the options any
+    /// `i32`, whose negation or absolute value does not fit 32 bits.
+    fn last(&self, side: Color, count: u32, test: impl Fn(i64) -> bool) -> bool {
         let list = &self.0[side];
         let count = count.max(1) as usize;
         list.len() >= count
             && list[list.len() - count..]
                 .iter()
-                .all(|s| s.is_some_and(&test))
+                .all(|s| s.is_some_and(|x| test(i64::from(x))))
+    }
+
+    /// `-draw`: both sides' last `count` scores are within `score` of zero.
+    fn drawn(&self, count: u32, score: i32) -> bool {
+        Color::ALL
+            .into_iter()
+            .all(|side| self.last(side, count, |x| x.abs() <= i64::from(score)))
+    }
+
+    /// `-resign`: `side`'s last `count` scores are at `-score` or below.
+    fn lost(&self, side: Color, count: u32, score: i32) -> bool {
+        self.last(side, count, |x| x <= -i64::from(score))
+    }
+
+    /// `-resign ... twosided`: `side`'s last `count` scores are at `score` or above.
+    fn won(&self, side: Color, count: u32, score: i32) -> bool {
+        self.last(side, count, |x| x >= i64::from(score))
     }
 }
 
@@ -284,9 +303,7 @@ impl<'g, const W: usize> Referee<'g, W> {
             score,
         }) = self.cfg.draw
             && full_moves >= movenumber
-            && Color::ALL
-                .into_iter()
-                .all(|s| self.scores.last(s, movecount, |x| x.abs() <= score))
+            && self.scores.drawn(movecount, score)
         {
             return Some(End::draw(
                 Termination::Adjudication,
@@ -301,8 +318,8 @@ impl<'g, const W: usize> Referee<'g, W> {
         {
             for side in Color::ALL {
                 let winner = side.opposite();
-                let losing = self.scores.last(side, movecount, |x| x <= -score);
-                let agreed = !twosided || self.scores.last(winner, movecount, |x| x >= score);
+                let losing = self.scores.lost(side, movecount, score);
+                let agreed = !twosided || self.scores.won(winner, movecount, score);
                 if losing && agreed {
                     return Some(End::win(
                         winner,
@@ -459,17 +476,8 @@ impl<'g, const W: usize> Referee<'g, W> {
         }
     }
 
-    /// Reads an engine's move text as a legal turn of the position: coordinates (CECP's
-    /// with XBoard's rank numbering, its pass `@@@@`), or SAN as cutechess also takes it;
-    /// each action must be allowed where it is played (a repetition rule included).
     fn read_move(&mut self, cfg: &EngineConfig, text: &str) -> Result<Vec<Move>, String> {
-        let text = match cfg.protocol {
-            Protocol::Uci => text.to_string(),
-            Protocol::Cecp => Ranks::for_height(self.game.geo.height).from_wire(text),
-        };
-        self.game
-            .parse_san(&mut self.pos, &text)
-            .map_err(|e| e.to_string())
+        read_engine_move(self.game, &mut self.pos, cfg.protocol, text)
     }
 
     /// Plays a turn and writes it down for the PGN and for both engines.
@@ -558,6 +566,24 @@ impl<'g, const W: usize> Referee<'g, W> {
     }
 }
 
+/// Reads an engine's move text as a legal turn of `pos` (left as it was): coordinates
+/// (CECP's with XBoard's rank numbering, its pass `@@@@`), or SAN as cutechess also
+/// takes it; each action must be allowed where it is played (a repetition rule
+/// included). Public for the match runner's fuzz target, which hands it whatever move
+/// an engine's output gave.
+pub fn read_engine_move<const W: usize>(
+    game: &Game<W>,
+    pos: &mut Position<W>,
+    protocol: Protocol,
+    text: &str,
+) -> Result<Vec<Move>, String> {
+    let text = match protocol {
+        Protocol::Uci => text.to_string(),
+        Protocol::Cecp => Ranks::for_height(game.geo.height).from_wire(text),
+    };
+    game.parse_san(pos, &text).map_err(|e| e.to_string())
+}
+
 /// cutechess's words for a win by the rules.
 fn win_reason(winner: Color, reason: &str) -> String {
     match reason {
@@ -623,6 +649,24 @@ mod tests {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(20_780), (2026, 11, 23));
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+
+    /// An engine's `i32::MIN` and an option's `i32::MIN` are compared, not overflowed
+    /// (the engine-output fuzz target reports such scores).
+    #[test]
+    fn adjudication_takes_extreme_scores() {
+        let scores = Scores([vec![Some(i32::MIN)], vec![Some(i32::MAX)]]);
+        assert!(!scores.drawn(1, 10));
+        assert!(
+            !scores.drawn(1, i32::MAX),
+            "|i32::MIN| is one over i32::MAX"
+        );
+        assert!(Scores([vec![Some(-i32::MAX)], vec![Some(i32::MAX)]]).drawn(1, i32::MAX));
+        assert!(scores.lost(WHITE, 1, 600));
+        assert!(!scores.lost(crate::core::BLACK, 1, 600));
+        assert!(scores.won(crate::core::BLACK, 1, 600));
+        assert!(scores.lost(crate::core::BLACK, 1, i32::MIN));
+        assert!(!scores.won(WHITE, 1, i32::MIN + 1));
     }
 
     #[test]

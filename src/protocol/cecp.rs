@@ -60,8 +60,10 @@ impl Ranks {
                     i += 1;
                 }
                 let digits: String = chars[start..i].iter().collect();
-                match digits.parse::<i64>() {
-                    Ok(n) if n + by >= 0 => out += &(n + by).to_string(),
+                // A number too large for a square is copied as it is, to be refused by
+                // whatever reads the move.
+                match digits.parse::<i64>().ok().and_then(|n| n.checked_add(by)) {
+                    Some(n) if n >= 0 => out += &n.to_string(),
                     _ => out += &digits,
                 }
             }
@@ -669,6 +671,21 @@ mod tests {
             assert_eq!(r.to_wire("a1a10"), "a1a10");
             assert_eq!(r.from_wire("a1a10"), "a1a10");
         }
+    }
+
+    /// A rank number at the edge of 64 bits in an engine's move is copied, not
+    /// overflowed (the engine-output fuzz target sends such moves).
+    #[test]
+    fn huge_rank_numbers_are_copied() {
+        let ten = Ranks::for_height(10);
+        assert_eq!(
+            ten.from_wire("a9223372036854775807b0"),
+            "a9223372036854775807b1"
+        );
+        assert_eq!(
+            ten.to_wire("a99999999999999999999b1"),
+            "a99999999999999999999b0"
+        );
     }
 
     #[test]
