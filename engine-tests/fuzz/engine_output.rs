@@ -328,7 +328,7 @@ fn one_engine<const W: usize>(g: &Game<W>, case: &EngineCase) {
         moves_to_go: (tc.moves > 0).then_some(tc.moves),
     });
     let outcome = Player::scripted(&cfg, script).and_then(|mut player| {
-        player.new_game(&g.spec.name, history.fen)?;
+        player.new_game(&g.spec.name, history.fen, &[])?;
         let reply = player.think(&history, clocks, Instant::now() + WAIT);
         let thought = player.thought;
         player.finish(Some(("1/2-1/2", "fuzzing")));
@@ -438,6 +438,8 @@ fn config(case: &EngineCase) -> EngineConfig {
         init: Vec::new(),
         stderr: None,
         timeout: WAIT,
+        cycles: Vec::new(),
+        restart: true,
     }
 }
 
