@@ -18,3 +18,4 @@ mod definitions;
 mod engine_output;
 mod fen;
 mod moves;
+mod web;

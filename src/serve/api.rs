@@ -24,6 +24,17 @@ pub struct App {
     pub thinking: Thinking,
 }
 
+impl App {
+    /// The server's state over the built-in games and a user's definitions file
+    /// (`user_text`, whose games are `extra`).
+    pub fn new(user_text: String, extra: Vec<crate::rules::spec::VariantSpec>) -> App {
+        App {
+            library: Library::new(user_text, extra),
+            thinking: Thinking::new(),
+        }
+    }
+}
+
 pub type Shared = State<Arc<App>>;
 
 /// A refused request: status 400 (or another) with `{"error": "why"}`.
@@ -32,6 +43,11 @@ pub struct ApiError(StatusCode, String);
 impl ApiError {
     pub fn bad(why: impl ToString) -> ApiError {
         ApiError(StatusCode::BAD_REQUEST, why.to_string())
+    }
+
+    /// A refusal with another status than 400 (a page not found, a method not served).
+    pub fn with_status(status: StatusCode, why: impl ToString) -> ApiError {
+        ApiError(status, why.to_string())
     }
 }
 
