@@ -328,6 +328,20 @@ fn bad_requests_get_an_error_and_the_server_stays_up() {
     drop(silent);
 }
 
+/// A path the server has no page for, a method it does not serve there, and a plain GET
+/// of the analysis socket are refused with `{"error": "why"}` like any bad request, not
+/// with an empty or plain-text body (found by the web fuzz target).
+#[test]
+fn every_refusal_is_json() {
+    let server = Server::start();
+    for (path, status) in [("/nosuch", 404), ("/api/state", 405), ("/api/analyse", 400)] {
+        let (got, text) = server.get(path);
+        assert_eq!(got, status, "GET {path}: {text}");
+        let value: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert!(value["error"].is_string(), "GET {path}: {text}");
+    }
+}
+
 #[test]
 fn only_pages_of_this_machine_are_answered() {
     let server = Server::start();

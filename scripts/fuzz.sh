@@ -17,10 +17,8 @@ cd "$(dirname "$0")/.."
 
 SECONDS_PER=${1:-60}
 shift $(( $# > 0 ? 1 : 0 ))
-ALL=(fen::fen moves::moves definitions::definitions search::search uci::uci cecp::cecp)
-for extra in engine_output::engine_output web::web; do
-  grep -q "^mod ${extra%%::*};" engine-tests/fuzz/main.rs && ALL+=("$extra")
-done
+ALL=(fen::fen moves::moves definitions::definitions search::search uci::uci cecp::cecp
+  engine_output::engine_output web::web web::analysis_messages)
 TARGETS=("${@:-${ALL[@]}}")
 
 if ! cargo bolero --version >/dev/null 2>&1; then
@@ -32,7 +30,7 @@ mkdir -p "$LOGS"
 printf '| target | runs | runs/s | coverage (libFuzzer cov) | result |\n|---|---|---|---|---|\n'
 status=0
 for target in "${TARGETS[@]}"; do
-  log="$LOGS/${target%%::*}.log"
+  log="$LOGS/${target//::/__}.log"
   # Inputs up to 1 KiB from the start (libFuzzer would otherwise grow its length limit
   # slowly from a few bytes, and a structured case needs dozens to say anything); 4 GiB
   # of memory at most; 120 s for one input is a hang.

@@ -21,3 +21,4 @@ mod fen;
 mod moves;
 mod search;
 mod uci;
+mod web;

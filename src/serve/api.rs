@@ -25,6 +25,17 @@ pub struct App {
     pub thinking: Thinking,
 }
 
+impl App {
+    /// The server's state over the built-in games and a user's definitions file
+    /// (`user_text`, whose games are `extra`).
+    pub fn new(user_text: String, extra: Vec<crate::rules::spec::VariantSpec>) -> App {
+        App {
+            library: Library::new(user_text, extra),
+            thinking: Thinking::new(),
+        }
+    }
+}
+
 pub type Shared = State<Arc<App>>;
 
 /// A refused request: status 400 (or another) with `{"error": "why"}`.
@@ -38,6 +49,11 @@ impl ApiError {
     /// A bug of kirin's, not of the request: status 500.
     pub fn internal(why: impl ToString) -> ApiError {
         ApiError(StatusCode::INTERNAL_SERVER_ERROR, why.to_string())
+    }
+
+    /// A refusal with another status than 400 (a page not found, a method not served).
+    pub fn with_status(status: StatusCode, why: impl ToString) -> ApiError {
+        ApiError(status, why.to_string())
     }
 }
 

@@ -12,13 +12,16 @@ mod game;
 mod search;
 
 use crate::fault::Panicked;
-use api::App;
+use api::{ApiError, App};
 use axum::Router;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::{DefaultBodyLimit, Request, State, WebSocketUpgrade};
-use axum::http::{StatusCode, header};
+use axum::http::{Method, StatusCode, Uri, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+#[doc(hidden)]
+pub use game::GameRequest;
 use std::any::Any;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -45,10 +48,7 @@ pub fn run(
     user_text: String,
     extra: Vec<crate::rules::spec::VariantSpec>,
 ) -> Result<(), String> {
-    let app = Arc::new(App {
-        library: game::Library::new(user_text, extra),
-        thinking: search::Thinking::new(),
-    });
+    let app = Arc::new(App::new(user_text, extra));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -69,6 +69,22 @@ pub fn run(
     })
 }
 
+/// The board's routes over the built-in games, as `kirin serve` answers them on a
+/// loopback address (the `Host` and `Origin` checks on): the web fuzz target drives it
+/// in-process, with no socket.
+#[doc(hidden)]
+pub fn router_for_tests() -> Router {
+    router(Arc::new(App::new(String::new(), Vec::new())), true)
+}
+
+/// What one message of the analysis socket asks for: a game to analyse and its number
+/// of lines, `None` for a stop, or why the message is refused. Public for the web fuzz
+/// target, which reads messages with it instead of opening sockets.
+#[doc(hidden)]
+pub fn analysis_command(text: &str) -> Result<Option<(GameRequest, usize)>, String> {
+    search::command(text)
+}
+
 fn router(app: Arc<App>, loopback: bool) -> Router {
     let router = Router::new()
         .route("/", get(|| async { assets::serve("index.html") }))
@@ -80,6 +96,8 @@ fn router(app: Arc<App>, loopback: bool) -> Router {
         .route("/api/pgn", post(api::export_pgn))
         .route("/api/import", post(api::import))
         .route("/api/analyse", get(analyse))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(app);
     let router = if loopback {
@@ -144,11 +162,37 @@ fn refuse(why: String) -> Response {
         .into_response()
 }
 
-/// `GET /api/analyse`: the live analysis WebSocket.
-async fn analyse(ws: WebSocketUpgrade, State(app): State<Arc<App>>) -> Response {
-    ws.max_message_size(search::MAX_MESSAGE)
-        .max_frame_size(search::MAX_MESSAGE)
-        .on_upgrade(move |socket| search::analysis_socket(socket, app))
+/// `GET /api/analyse`: the live analysis WebSocket. A request that opens none (no
+/// `Upgrade` header, another protocol version) is refused as every request is, with
+/// `{"error": "why"}`.
+async fn analyse(
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+    State(app): State<Arc<App>>,
+) -> Response {
+    match ws {
+        Ok(ws) => ws
+            .max_message_size(search::MAX_MESSAGE)
+            .max_frame_size(search::MAX_MESSAGE)
+            .on_upgrade(move |socket| search::analysis_socket(socket, app)),
+        Err(e) => ApiError::with_status(e.status(), e.body_text()).into_response(),
+    }
+}
+
+/// A path the server has no page or request for: 404 with `{"error": "why"}`, as the
+/// page reads every refusal.
+async fn not_found(uri: Uri) -> ApiError {
+    ApiError::with_status(
+        StatusCode::NOT_FOUND,
+        format!("no such page or request: {uri}"),
+    )
+}
+
+/// A path served with another method: 405 with `{"error": "why"}`.
+async fn method_not_allowed(method: Method, uri: Uri) -> ApiError {
+    ApiError::with_status(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!("{uri} is not served for {method}"),
+    )
 }
 
 #[cfg(test)]

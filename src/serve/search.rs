@@ -215,7 +215,7 @@ fn error(why: &str) -> Value {
 }
 
 /// The game and MultiPV a message asks to analyse, or `None` for a stop.
-fn command(text: &str) -> Result<Option<(GameRequest, usize)>, String> {
+pub fn command(text: &str) -> Result<Option<(GameRequest, usize)>, String> {
     let c: AnalysisCommand = serde_json::from_str(text).map_err(|e| format!("bad message: {e}"))?;
     match (c.analyse, c.stop) {
         (Some(game), None | Some(false)) => {
