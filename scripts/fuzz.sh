@@ -8,8 +8,9 @@
 # SECONDS (default 60) per target; TARGET among those listed below (default: all);
 # FUZZ_RUNS=N also ends a target's run after N inputs, whichever comes first.
 # Each run starts from the target's corpus in engine-tests/fuzz/__fuzz__/<target>/corpus
-# and adds what widens its coverage there; a crash is written to .../crashes and ends
-# the script with a failure. Under `cargo test` every target replays that corpus and a
+# and adds what widens its coverage there, then trims it to the inputs that reach every
+# edge (scripts/fuzz-trim.py), so that what is committed stays small; a crash is written
+# to .../crashes and ends the script with a failure. Under `cargo test` every target replays that corpus and a
 # few hundred random inputs, so what a long run found is checked by every test run.
 # Prints, per target, the runs made, the runs per second and the coverage reached.
 set -euo pipefail
@@ -24,6 +25,22 @@ TARGETS=("${@:-${ALL[@]}}")
 if ! cargo bolero --version >/dev/null 2>&1; then
   cargo install cargo-bolero --version 0.13.5 --locked --no-default-features -q
 fi
+
+# Trims TARGET's corpus (scripts/fuzz-trim.py) to the inputs that reach every edge the
+# whole corpus reaches, at most 300 (60 for the slow protocol and web targets, which
+# `cargo test` replays too), by a libFuzzer merge run of the target's fuzz binary.
+trim() {
+  local target=$1 dir="engine-tests/fuzz/__fuzz__/${1//::/__}/corpus" most=300 bin empty
+  case $target in uci::*|cecp::*|web::*) most=60 ;; esac
+  [ -d "$dir" ] || return 0
+  bin=$(ls -t target/fuzz/build_*/x86_64-unknown-linux-gnu/fuzz/deps/fuzz-* | grep -v '\.d$' | head -1)
+  empty=$(mktemp -d)
+  BOLERO_TEST_NAME=$target BOLERO_LIBTEST_HARNESS=1 \
+    BOLERO_LIBFUZZER_ARGS="-merge=1 -merge_control_file=$empty.control $empty $dir" \
+    "$bin" "$target" --exact --nocapture --quiet --test-threads 1 >"$LOGS/${target//::/__}.trim.log" 2>&1
+  python3 scripts/fuzz-trim.py "$empty.control" "$dir" "$most" >>"$LOGS/${target//::/__}.trim.log"
+  rm -rf "$empty" "$empty.control"
+}
 
 LOGS=${FUZZ_LOGS:-target/fuzz-logs}
 mkdir -p "$LOGS"
@@ -42,6 +59,7 @@ for target in "${TARGETS[@]}"; do
     result="FAILED (see $log)"
     status=1
   fi
+  trim "$target" || result="$result (corpus not trimmed)"
   # libFuzzer's last status line: `#RUNS DONE cov: N ft: N ... exec/s: N ...`.
   last=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
   runs=$(sed -E 's/^#([0-9]+).*/\1/' <<<"$last")
