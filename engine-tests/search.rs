@@ -143,3 +143,35 @@ fn every_limit_returns_a_legal_move_in_every_variant() {
         });
     }
 }
+
+/// `stop` and `?` are answered as soon as the search sees its stop flag, so every node
+/// looks at it (not only every thousand nodes with the clock: on the large boards that
+/// took up to 10 ms). A search told to stop before it starts ends at its first node on
+/// each thread, with a legal move, in every game.
+#[test]
+fn the_stop_flag_is_seen_at_the_next_node() {
+    for spec in kirin::variants::builtin() {
+        let any = AnyGame::new(spec).unwrap();
+        with_width!(&any, g => {
+            let pos = Position::from_fen(g, &g.spec.start).unwrap();
+            let eval = Eval::new(g);
+            let tt = Table::new(1);
+            for threads in [1, 2] {
+                let stop = AtomicBool::new(true);
+                let ctx = Context { game: g, eval: &eval, tt: &tt, stop: &stop };
+                let limits = Limits { infinite: true, ..Default::default() };
+                let r = search::search(&ctx, &pos, &limits, threads, &mut |_| {});
+                let mut p = pos.clone();
+                let mut list = MoveList::new();
+                g.game_moves(&mut p, &mut list);
+                assert!(r.best.is_some_and(|m| list.contains(&m)), "{}", g.spec.name);
+                assert!(
+                    r.nodes <= threads as u64,
+                    "{}: {} nodes on {threads} threads after the stop",
+                    g.spec.name,
+                    r.nodes
+                );
+            }
+        });
+    }
+}

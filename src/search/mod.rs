@@ -778,7 +778,14 @@ impl<'a, const W: usize> Worker<'a, W> {
         self.unreported = 0;
     }
 
-    /// Counts a node; every 1024 nodes publishes the count and checks the limits.
+    /// Counts a node and looks at the stop flag; every 1024 nodes (`check_every`) also
+    /// publishes the count and checks the limits.
+    ///
+    /// The flag is looked at on every node, not with the limits: a thousand nodes of
+    /// Hiashatar, Flee! or ShoFIDEgi take 5 to 10 ms (150-300 thousand nodes a second),
+    /// all of it added to the time from `stop` or `?` to the move, where a relaxed load
+    /// of a flag nobody writes during the search costs next to nothing. The clock is
+    /// still read only every `check_every` nodes.
     #[inline]
     fn tick(&mut self) -> bool {
         self.nodes += 1;
@@ -800,9 +807,9 @@ impl<'a, const W: usize> Worker<'a, W> {
                 }
                 self.report_progress();
             }
-            if self.shared.stop.load(Relaxed) {
-                self.stopped = true;
-            }
+        }
+        if self.shared.stop.load(Relaxed) {
+            self.stopped = true;
         }
         self.stopped
     }
