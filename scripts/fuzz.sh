@@ -8,8 +8,8 @@
 # SECONDS (default 60) per target; TARGET among those listed below (default: all);
 # FUZZ_RUNS=N also ends a target's run after N inputs, whichever comes first.
 # Each run starts from the target's corpus in engine-tests/fuzz/__fuzz__/<target>/corpus
-# and adds what widens its coverage there, then trims it to the inputs that reach every
-# edge (scripts/fuzz-trim.py), so that what is committed stays small; a crash is written
+# and adds what widens its coverage there, then trims it to the inputs that reach the
+# most code edges (scripts/fuzz-trim.py), so that what is committed stays small; a crash is written
 # to .../crashes and ends the script with a failure. Under `cargo test` every target replays that corpus and a
 # few hundred random inputs, so what a long run found is checked by every test run.
 # Prints, per target, the runs made, the runs per second and the coverage reached.
@@ -26,8 +26,8 @@ if ! cargo bolero --version >/dev/null 2>&1; then
   cargo install cargo-bolero --version 0.13.5 --locked --no-default-features -q
 fi
 
-# Trims TARGET's corpus (scripts/fuzz-trim.py) to the inputs that reach every edge the
-# whole corpus reaches, at most 300 (60 for the slow protocol and web targets, which
+# Trims TARGET's corpus (scripts/fuzz-trim.py) to the inputs that reach the edges the
+# whole corpus reaches, greedily, at most 300 (60 for the slow protocol and web targets, which
 # `cargo test` replays too), by a libFuzzer merge run of the target's fuzz binary.
 trim() {
   local target=$1 dir="engine-tests/fuzz/__fuzz__/${1//::/__}/corpus" most=300 bin empty
