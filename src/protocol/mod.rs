@@ -1,4 +1,5 @@
-//! The protocols: UCI (Fairy-Stockfish's variant conventions) and XBoard/CECP. Input is
+//! The protocols: UCI (Fairy-Stockfish's variant conventions), its Shogi dialect USI,
+//! and XBoard/CECP. Input is
 //! read on its own thread, so that a running search never delays `stop`, `?` or `quit`.
 
 pub mod cecp;
@@ -138,8 +139,8 @@ fn finish(buf: &mut Vec<u8>, over: Option<usize>) -> Line {
     }
 }
 
-/// Started without a subcommand: waits for the first command and speaks UCI after `uci`
-/// and CECP after `xboard`. `extra` are a user's variants (`--variants-file`), offered
+/// Started without a subcommand: waits for the first command and speaks UCI after `uci`,
+/// USI after `usi` and CECP after `xboard`. `extra` are a user's variants (`--variants-file`), offered
 /// besides the built-in ones.
 pub fn run_with(extra: &[VariantSpec]) {
     let input = input();
@@ -148,25 +149,26 @@ pub fn run_with(extra: &[VariantSpec]) {
             Line::Text(l) => l,
             Line::NotUtf8(l) => {
                 say(&format!(
-                    "kirin: input is not UTF-8, ignored: '{}'; say 'uci' or 'xboard'",
+                    "kirin: input is not UTF-8, ignored: '{}'; say 'uci', 'usi' or 'xboard'",
                     Line::excerpt(&l)
                 ));
                 continue;
             }
             Line::TooLong(n) => {
                 say(&format!(
-                    "kirin: input line of {n} bytes is longer than {MAX_LINE}, ignored; say 'uci' or 'xboard'"
+                    "kirin: input line of {n} bytes is longer than {MAX_LINE}, ignored; say 'uci', 'usi' or 'xboard'"
                 ));
                 continue;
             }
         };
         match line.trim() {
             "uci" => return uci::Uci::with_variants(extra.to_vec()).run(&input),
+            "usi" => return uci::Uci::usi(extra.to_vec()).run(&input),
             "xboard" => return xboard::Xboard::with_variants(extra.to_vec()).run(&input),
             "quit" => return,
             "" => {}
             other => say(&format!(
-                "kirin {}: say 'uci' or 'xboard' to start a protocol (got '{}'); 'kirin --help' lists the commands",
+                "kirin {}: say 'uci', 'usi' or 'xboard' to start a protocol (got '{}'); 'kirin --help' lists the commands",
                 env!("CARGO_PKG_VERSION"),
                 Line::excerpt(other)
             )),

@@ -9,6 +9,7 @@ use crate::rules::fen::FenStyle;
 use crate::rules::notation::MoveTextError;
 pub use crate::rules::notation::{wire_move, wire_turn};
 use crate::rules::position::Undo;
+use crate::rules::sfen::SfenError;
 use crate::rules::spec::VariantSpec;
 use crate::rules::{Game, Position};
 use crate::search::limits::Limits;
@@ -27,6 +28,9 @@ pub enum SessionError {
     /// A FEN that is not a position of the game.
     #[error("{0}")]
     Fen(FenError),
+    /// An SFEN that is not a position of the game (USI).
+    #[error("{0}")]
+    Sfen(SfenError),
     #[error(transparent)]
     Move(#[from] MoveTextError),
     /// A legal move that the repetition rule forbids.
@@ -39,6 +43,36 @@ pub enum SessionError {
         #[source]
         source: Box<SessionError>,
     },
+}
+
+/// How a session writes and reads positions and moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Notation {
+    /// FEN and coordinates (`e2e4`, `h7h8,h8h9`): UCI and CECP.
+    #[default]
+    Coordinates,
+    /// SFEN and USI's squares (`7g7f`, `5f5e5d`): USI (`rules::sfen`).
+    Usi,
+}
+
+impl Notation {
+    /// A turn in this notation (`pass_text`: the protocol's word for a pass, if any).
+    pub fn turn_text<const W: usize>(
+        self,
+        game: &Game<W>,
+        turn: &[Move],
+        pass_text: Option<&str>,
+    ) -> String {
+        match (self, turn) {
+            (Notation::Usi, [m]) => game.usi_move_text(*m),
+            _ => wire_turn(game, turn, pass_text),
+        }
+    }
+
+    /// One move in this notation.
+    pub fn move_text<const W: usize>(self, game: &Game<W>, m: Move) -> String {
+        self.turn_text(game, &[m], None)
+    }
 }
 
 /// Sees each completed iteration of a background search.
@@ -59,6 +93,8 @@ pub struct GameState<const W: usize> {
     pub played: Vec<(Move, Undo)>,
     /// The line `set_line` last set up, while the position is still where it left it.
     line: Option<LineSetUp>,
+    /// How positions and moves are written and read.
+    pub notation: Notation,
 }
 
 /// A line `set_line` set up: its start, its move texts, and the position it reached (its
@@ -85,6 +121,7 @@ impl<const W: usize> GameState<W> {
             pos,
             played: Vec::new(),
             line: None,
+            notation: Notation::Coordinates,
         }
     }
 
@@ -99,8 +136,15 @@ impl<const W: usize> GameState<W> {
         fen: Option<&str>,
         style: FenStyle,
     ) -> Result<(), SessionError> {
-        let fen = fen.unwrap_or(&self.game.spec.start).to_string();
-        self.pos = Position::from_fen_styled(&self.game, &fen, style).map_err(SessionError::Fen)?;
+        self.pos = match (fen, self.notation) {
+            (Some(sfen), Notation::Usi) => {
+                self.game.parse_sfen(sfen).map_err(SessionError::Sfen)?
+            }
+            _ => {
+                let fen = fen.unwrap_or(&self.game.spec.start);
+                Position::from_fen_styled(&self.game, fen, style).map_err(SessionError::Fen)?
+            }
+        };
         self.played.clear();
         self.line = None;
         Ok(())
@@ -147,7 +191,11 @@ impl<const W: usize> GameState<W> {
     /// The turn written as `text` (`rules::turns`: one move in most games) if it is
     /// legal in the game (repetition rule included).
     pub fn parse(&mut self, text: &str) -> Result<Vec<Move>, SessionError> {
-        let turn = self.game.parse_turn(&mut self.pos, text)?;
+        let turn = match self.notation {
+            Notation::Coordinates => self.game.parse_turn(&mut self.pos, text)?,
+            // USI is offered for games of one action per turn (`Game::sfen_support`).
+            Notation::Usi => vec![self.game.parse_usi_move(&mut self.pos, text)?],
+        };
         if !self.game.is_legal_turn(&self.pos, &turn) {
             return Err(SessionError::Repeats(text.to_string()));
         }
@@ -180,7 +228,7 @@ impl<const W: usize> GameState<W> {
 
     /// A turn as the protocols write it (see `wire_turn`).
     pub fn wire(&self, turn: &[Move], pass_text: Option<&str>) -> String {
-        wire_turn(&self.game, turn, pass_text)
+        self.notation.turn_text(&self.game, turn, pass_text)
     }
 
     /// Starts a search on a new thread; `report` sees each iteration, `done` the result.

@@ -2,8 +2,15 @@
 //! `startpos` is each variant's default start (Courier's historical one), ranks are
 //! written 1..17, multi-leg moves in the comma form. Errors become `info string` lines;
 //! the engine never stops reading.
+//!
+//! The same session speaks USI, the Shogi programs' dialect of UCI, after `usi`: its
+//! positions are SFEN and its moves USI text (`rules::sfen`), its options `USI_Variant`,
+//! `USI_Hash`, `USI_Ponder` and `USI_MultiPV` (as Fairy-Stockfish names them), `btime` is
+//! the clock of the first player (sente, kirin's White) and `byoyomi` the time each move
+//! may take once it has run out, mate scores count plies, and a game with no move left is
+//! answered `bestmove resign`. Only games whose positions SFEN can carry are offered.
 
-use super::session::{Session, wire_move, wire_turn};
+use super::session::{Notation, Session};
 use super::{Input, Line, MAX_LINE, say};
 use crate::core::Move;
 use crate::fault::{self, Fault};
@@ -28,6 +35,7 @@ const MAX_PERFT: u64 = 12;
 const FALLBACK_MS: u64 = 100;
 /// The words of `go`.
 const GO_WORDS: &[&str] = &[
+    "byoyomi",
     "searchmoves",
     "ponder",
     "wtime",
@@ -43,7 +51,40 @@ const GO_WORDS: &[&str] = &[
     "perft",
 ];
 /// The words of `go` that give a clock: a `go` with them means a timed search.
-const CLOCK_WORDS: &[&str] = &["wtime", "btime", "winc", "binc", "movestogo", "movetime"];
+const CLOCK_WORDS: &[&str] = &[
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "movetime",
+    "byoyomi",
+];
+
+/// The two dialects a session speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Uci,
+    /// USI, for Shogi GUIs (see the module's comment).
+    Usi,
+}
+
+impl Dialect {
+    /// The prefix of the standard options' names (`UCI_Variant`, `USI_Hash`).
+    fn prefix(self) -> &'static str {
+        match self {
+            Dialect::Uci => "UCI",
+            Dialect::Usi => "USI",
+        }
+    }
+
+    fn notation(self) -> Notation {
+        match self {
+            Dialect::Uci => Notation::Coordinates,
+            Dialect::Usi => Notation::Usi,
+        }
+    }
+}
 
 /// A token of `go` that is left out (the search runs without it).
 #[derive(Debug, Error)]
@@ -59,6 +100,7 @@ enum GoError {
 }
 
 pub struct Uci {
+    dialect: Dialect,
     session: Session,
     /// A user's variants (`--variants-file`), besides the built-in ones.
     extra: Vec<VariantSpec>,
@@ -89,10 +131,27 @@ impl Uci {
 
     /// A session that knows `extra` besides the built-in variants.
     pub fn with_variants(extra: Vec<VariantSpec>) -> Uci {
-        let variant = "chess".to_string();
-        let spec = variants::find(&variant).expect("chess is built in");
+        Self::speaking(Dialect::Uci, extra)
+    }
+
+    /// A USI session (Chu Shogi until told otherwise) that knows `extra` besides the
+    /// built-in variants.
+    pub fn usi(extra: Vec<VariantSpec>) -> Uci {
+        Self::speaking(Dialect::Usi, extra)
+    }
+
+    fn speaking(dialect: Dialect, extra: Vec<VariantSpec>) -> Uci {
+        let variant = match dialect {
+            Dialect::Uci => "chess",
+            Dialect::Usi => "chu",
+        }
+        .to_string();
+        let spec = variants::find(&variant).expect("the default variants are built in");
+        let mut session = Session::new(spec).expect("built-in variants compile");
+        with_width!(&mut session, s => s.notation = dialect.notation());
         Uci {
-            session: Session::new(spec).expect("built-in variants compile"),
+            dialect,
+            session,
             extra,
             variant,
             rules: Vec::new(),
@@ -134,22 +193,40 @@ impl Uci {
         let names: Vec<String> = variants::builtin()
             .iter()
             .chain(&self.extra)
+            .filter(|v| self.dialect == Dialect::Uci || sfen_fits(v))
             .map(|v| format!("var {}", v.name))
             .collect();
+        let (p, usi) = (self.dialect.prefix(), self.dialect == Dialect::Usi);
         say(&format!(
-            "option name UCI_Variant type combo default chess {}",
+            "option name {p}_Variant type combo default {} {}",
+            self.variant,
             names.join(" ")
         ));
         say("option name VariantRules type string default <empty>");
+        // Fairy-Stockfish's USI names: Hash, Ponder and MultiPV are USI_ options there.
+        let standard = |name: &str| {
+            if usi {
+                format!("USI_{name}")
+            } else {
+                name.to_string()
+            }
+        };
         say(&format!(
-            "option name Hash type spin default {DEFAULT_MB} min 1 max {MAX_MB}"
+            "option name {} type spin default {DEFAULT_MB} min 1 max {MAX_MB}",
+            standard("Hash")
         ));
         say(&format!(
             "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
         ));
-        say("option name MultiPV type spin default 1 min 1 max 64");
-        say("option name Ponder type check default false");
-        say("uciok");
+        say(&format!(
+            "option name {} type spin default 1 min 1 max 64",
+            standard("MultiPV")
+        ));
+        say(&format!(
+            "option name {} type check default false",
+            standard("Ponder")
+        ));
+        say(if usi { "usiok" } else { "uciok" });
     }
 
     /// `command`, with a panic in it answered `info string error: internal error in
@@ -181,13 +258,16 @@ impl Uci {
         let rest = rest.trim();
         match cmd {
             "" => {}
-            "uci" => self.identify(),
+            "uci" | "usi" => self.identify(),
             "isready" => say("readyok"),
             "setoption" => self.set_option(rest),
-            "ucinewgame" => {
+            "ucinewgame" | "usinewgame" => {
                 self.stop_search();
                 self.tt.clear();
             }
+            // USI's end of a game: the result needs no answer, a search still running
+            // (pondering) ends without one being read.
+            "gameover" => self.stop_search(),
             "position" => self.position(rest),
             "go" => self.go(rest),
             // Without a search there is nothing to stop and nothing to answer.
@@ -201,7 +281,10 @@ impl Uci {
             }
             "quit" => return false,
             "d" => with_width!(&self.session, s => {
-                say(&crate::rules::diagram::board_text(&s.game, &s.pos))
+                say(&crate::rules::diagram::board_text(&s.game, &s.pos));
+                if self.dialect == Dialect::Usi {
+                    say(&format!("info string sfen {}", s.game.sfen(&s.pos)));
+                }
             }),
             _ => say(&format!(
                 "info string unknown command '{}'",
@@ -226,8 +309,19 @@ impl Uci {
     /// nothing: a variant or a rule that is refused changes neither.
     fn switch_variant(&mut self, name: &str, rules: Vec<String>) {
         let spec = variants::find_with_rules(&self.extra, name, &rules, "");
-        match spec.and_then(|spec| Session::new(&spec)) {
-            Ok(session) => {
+        let notation = self.dialect.notation();
+        let session = spec
+            .and_then(|spec| Session::new(&spec))
+            .map(|mut session| {
+                let fits = with_width!(&mut session, s => {
+                    s.notation = notation;
+                    if notation == Notation::Coordinates { Ok(()) } else { s.game.sfen_support() }
+                });
+                (session, fits)
+            });
+        match session {
+            Ok((_, Err(e))) => say(&format!("info string error: {e}")),
+            Ok((session, Ok(()))) => {
                 self.session = session;
                 self.variant = name.to_string();
                 self.rules = rules;
@@ -237,9 +331,12 @@ impl Uci {
                 } else {
                     format!(" rules {}", self.rules.join(" "))
                 };
+                let start = with_width!(&self.session, s => match self.dialect {
+                    Dialect::Uci => s.game.spec.start.clone(),
+                    Dialect::Usi => s.game.sfen(&s.pos),
+                });
                 say(&format!(
-                    "info string variant {name}{chosen} files {w} ranks {h} startpos {}",
-                    with_width!(&self.session, s => s.game.spec.start.clone())
+                    "info string variant {name}{chosen} files {w} ranks {h} startpos {start}"
                 ));
             }
             Err(e) => say(&format!("info string error: {e}")),
@@ -257,8 +354,14 @@ impl Uci {
             None => (after_name.trim().trim_end_matches(" value").trim(), ""),
         };
         self.stop_search();
-        match name.to_ascii_lowercase().as_str() {
-            "uci_variant" => self.switch_variant(value, self.rules.clone()),
+        let name = name.to_ascii_lowercase();
+        // `USI_Hash` is `Hash`, `UCI_Variant` is `USI_Variant`: either name in either dialect.
+        let bare = name
+            .strip_prefix("usi_")
+            .filter(|n| ["hash", "ponder", "multipv"].contains(n))
+            .unwrap_or(&name);
+        match bare {
+            "uci_variant" | "usi_variant" => self.switch_variant(value, self.rules.clone()),
             "variantrules" => {
                 let rules: Vec<String> = match value {
                     "" | "<empty>" => Vec::new(),
@@ -299,9 +402,13 @@ impl Uci {
         }
     }
 
-    /// `position startpos|fen FEN [moves M...]`: all or nothing; a rejected line leaves
-    /// the position and its moves as they were.
+    /// `position startpos|fen FEN [moves M...]` (USI: `sfen SFEN` for `fen FEN`): all or
+    /// nothing; a rejected line leaves the position and its moves as they were.
     fn position(&mut self, rest: &str) {
+        let setup_word = match self.dialect {
+            Dialect::Uci => "fen",
+            Dialect::Usi => "sfen",
+        };
         let words: Vec<&str> = rest.split_whitespace().collect();
         let (setup, moves) = match words.iter().position(|&w| w == "moves") {
             Some(i) => (&words[..i], &words[i + 1..]),
@@ -309,11 +416,12 @@ impl Uci {
         };
         let fen = match setup {
             ["startpos"] => None,
-            ["fen", fen @ ..] if !fen.is_empty() => Some(fen.join(" ")),
+            [word, fen @ ..] if *word == setup_word && !fen.is_empty() => Some(fen.join(" ")),
             _ => {
-                say(
-                    "info string error: position needs 'startpos' or 'fen FEN', then 'moves ...'; position unchanged",
-                );
+                say(&format!(
+                    "info string error: position needs 'startpos' or '{setup_word} {}', then 'moves ...'; position unchanged",
+                    setup_word.to_uppercase()
+                ));
                 return;
             }
         };
@@ -335,6 +443,12 @@ impl Uci {
         self.stop_search();
         let words: Vec<&str> = rest.split_whitespace().collect();
         let white = with_width!(&self.session, s => s.pos.side == crate::core::WHITE);
+        // USI's `b` clock is the first player's (sente, kirin's White).
+        let (own_time, own_inc) = match (self.dialect, white) {
+            (Dialect::Uci, true) | (Dialect::Usi, false) => ("wtime", "winc"),
+            (Dialect::Uci, false) | (Dialect::Usi, true) => ("btime", "binc"),
+        };
+        let mut byoyomi = None;
         let mut limits = Limits {
             multipv: self.multipv,
             ..Default::default()
@@ -379,10 +493,9 @@ impl Uci {
                         "mate" if n == 0 => errors.push(GoError::MateZero),
                         "mate" => limits.mate = Some(n.min(1000) as u32),
                         "movetime" => limits.movetime = Some(ms),
-                        "wtime" if white => limits.time = Some(ms),
-                        "btime" if !white => limits.time = Some(ms),
-                        "winc" if white => limits.inc = ms,
-                        "binc" if !white => limits.inc = ms,
+                        "byoyomi" => byoyomi = Some(ms),
+                        w if w == own_time => limits.time = Some(ms),
+                        w if w == own_inc => limits.inc = ms,
                         "movestogo" => limits.movestogo = Some(n.min(1000) as u32),
                         // The other side's clock.
                         _ => {}
@@ -390,6 +503,12 @@ impl Uci {
                 }
                 other => errors.push(GoError::Unexpected(Line::excerpt(other))),
             }
+        }
+        // As Fairy-Stockfish reads byoyomi: more time on the clock, and as much again
+        // after each move (the time manager keeps its margin from the clock's end).
+        if let Some(b) = byoyomi.filter(|b| !b.is_zero()) {
+            limits.time = Some(limits.time.unwrap_or_default() + b);
+            limits.inc = limits.inc.max(b);
         }
         for e in &errors {
             say(&format!("info string error: go: {e}; ignored"));
@@ -451,6 +570,13 @@ impl Uci {
                 None
             }
         });
+        let (usi, notation) = (self.dialect == Dialect::Usi, self.dialect.notation());
+        // USI has no `(none)`: a side without a move resigns (as Fairy-Stockfish does).
+        let no_move = if usi {
+            "bestmove resign"
+        } else {
+            "bestmove (none)"
+        };
         if let Some(o) = over {
             // As Fairy-Stockfish: `mate 0` for a game over by a decisive result.
             let (score, verdict) = match o.verdict {
@@ -462,7 +588,7 @@ impl Uci {
             say(&format!("info string game over: {}, {verdict}", o.reason));
             self.search = Some(std::thread::spawn(move || {
                 hold_bestmove(infinite, &pondering, &released);
-                say("bestmove (none)");
+                say(no_move);
             }));
             return;
         }
@@ -472,30 +598,31 @@ impl Uci {
             self.threads,
             self.tt.clone(),
             self.stop.clone(),
-            Box::new(|game, i| {
+            Box::new(move |game, i| {
                 // Only completed iterations arrive; a line without a move says nothing.
                 if i.pv.is_empty() {
                     return;
                 }
                 let secs = i.time.as_secs_f64().max(1e-3);
-                let pv: Vec<String> = i.turns.iter().map(|t| wire_turn(game, t, None)).collect();
+                let pv: Vec<String> = i.turns.iter().map(|t| notation.turn_text(game, t, None)).collect();
+                let score = if usi { usi_score_text(i.score) } else { score_text(i.score) };
                 say(&format!(
                     "info depth {} seldepth {} multipv {} score {} nodes {} nps {:.0} hashfull {} time {} pv {}",
-                    i.depth, i.seldepth, i.multipv, score_text(i.score), i.nodes,
+                    i.depth, i.seldepth, i.multipv, score, i.nodes,
                     i.nodes as f64 / secs, i.hashfull, i.time.as_millis(), pv.join(" ")
                 ));
             }),
             // A long iteration shows it is alive, as Stockfish's `currmove` lines do.
-            Box::new(|game, p| {
+            Box::new(move |game, p| {
                 let secs = p.time.as_secs_f64().max(1e-3);
                 say(&format!(
                     "info depth {} currmove {} currmovenumber {} nodes {} nps {:.0} time {}",
-                    p.depth, wire_move(game, p.currmove, None), p.number, p.nodes,
+                    p.depth, notation.move_text(game, p.currmove), p.number, p.nodes,
                     p.nodes as f64 / secs, p.time.as_millis()
                 ));
             }),
             Box::new(move |game, r| {
-                let wire = |t: &[Move]| wire_turn(game, t, None);
+                let wire = |t: &[Move]| notation.turn_text(game, t, None);
                 // Said at once, even while `bestmove` must wait for `stop`.
                 if let Some(fault) = &r.fault {
                     say(&format!("info string error: {fault}"));
@@ -506,7 +633,7 @@ impl Uci {
                         say(&format!("bestmove {} ponder {}", wire(&r.turn), wire(p)))
                     }
                     (Some(_), None) => say(&format!("bestmove {}", wire(&r.turn))),
-                    (None, _) => say("bestmove (none)"),
+                    (None, _) => say(no_move),
                 }
             }),
         ));
@@ -545,6 +672,22 @@ impl Uci {
         });
         self.search = Some(handle);
     }
+}
+
+/// A score as USI gives it: centipawns, or mate in plies (negative when mated).
+fn usi_score_text(score: i32) -> String {
+    if score.abs() >= crate::search::MATE_BOUND {
+        let plies = crate::search::MATE - score.abs();
+        format!("mate {}", if score > 0 { plies } else { -plies })
+    } else {
+        format!("cp {score}")
+    }
+}
+
+/// Whether SFEN can carry every position of `spec` (USI offers only those games).
+fn sfen_fits(spec: &VariantSpec) -> bool {
+    crate::variants::AnyGame::new(spec)
+        .is_ok_and(|g| with_width!(&g, g => g.sfen_support().is_ok()))
 }
 
 /// UCI forbids `bestmove` during an infinite or ponder search before `stop` (or

@@ -16,6 +16,7 @@ pub mod position;
 pub mod reserves;
 pub mod restraint;
 pub mod san;
+pub mod sfen;
 pub mod spec;
 pub mod stacks;
 pub mod turns;

@@ -228,6 +228,27 @@ pub enum PromotionStyle {
     ByRule,
 }
 
+/// Lion trading: when a Lion taken from afar must be unprotected, whose protection counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LionProtection {
+    /// After the whole move (HaChu): a piece taken on the way protects nothing.
+    #[default]
+    After,
+    /// Before the move (lishogi): a piece taken on the way still protects the Lion.
+    Before,
+}
+
+/// Lion trading: what the counter-strike forbids after a non-Lion took a Lion.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CounterStrike {
+    /// Taking any Lion with a non-Lion (HaChu).
+    #[default]
+    Strict,
+    /// Taking a Lion with a non-Lion, except the Lion standing where that Lion was taken
+    /// (a Kirin that took a Lion and promoted to one; lishogi).
+    CaptureSquare,
+}
+
 /// What a repeated position means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RepetitionRule {
@@ -397,6 +418,10 @@ pub struct VariantSpec {
     pub hooks: Vec<Hook>,
     /// Lion trading: the Okazaki rule (a counter-strike may take an unprotected Lion).
     pub okazaki: bool,
+    /// Lion trading: when a Lion's protection is judged (`lion_protection`).
+    pub lion_protection: LionProtection,
+    /// Lion trading: which Lions a counter-strike forbids (`counter_strike`).
+    pub counter_strike: CounterStrike,
     /// Each side's own citadel, White's first: a square only the highest-ranking royal of
     /// the enemy may enter (which draws, unless it exchanges at once with a lesser royal)
     /// and only a piece marked `enters_own_citadel` of the owner. Whatever stands in a
@@ -484,6 +509,8 @@ struct RawVariant {
     repetition_rule: Option<String>,
     hooks: Option<Vec<String>>,
     okazaki: Option<bool>,
+    lion_protection: Option<String>,
+    counter_strike: Option<String>,
     citadels: Option<Vec<String>>,
     drops: Option<bool>,
     neutral_reserve: Option<bool>,
@@ -551,6 +578,8 @@ pub const DEFINITION_KEYS: &[&str] = &[
     "repetition_rule",
     "hooks",
     "okazaki",
+    "lion_protection",
+    "counter_strike",
     "citadels",
     "drops",
     "neutral_reserve",
@@ -734,6 +763,8 @@ fn inherit(parent: &RawVariant, child: &RawVariant) -> RawVariant {
         repetition_rule,
         hooks,
         okazaki,
+        lion_protection,
+        counter_strike,
         citadels,
         drops,
         neutral_reserve,
@@ -1202,6 +1233,31 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
         });
     }
     // Keys that would be silently ignored are refused instead.
+    let lion_protection = one_of(
+        "lion_protection",
+        &raw.lion_protection,
+        &[
+            ("after", LionProtection::After),
+            ("before", LionProtection::Before),
+        ],
+    )
+    .map_err(err)?;
+    let counter_strike = one_of(
+        "counter_strike",
+        &raw.counter_strike,
+        &[
+            ("strict", CounterStrike::Strict),
+            ("capture-square", CounterStrike::CaptureSquare),
+        ],
+    )
+    .map_err(err)?;
+    let refines_lions = raw.lion_protection.is_some() || raw.counter_strike.is_some();
+    if refines_lions && !hooks.contains(&Hook::LionTrading) {
+        return Err(err(
+            "lion_protection and counter_strike need hooks = [\"lion-trading\"] (they refine the Lion-trading rules)"
+                .into(),
+        ));
+    }
     if raw.okazaki == Some(true) && !hooks.contains(&Hook::LionTrading) {
         return Err(err(
             "okazaki = true needs hooks = [\"lion-trading\"] (it refines the Lion-trading rules)"
@@ -1377,6 +1433,8 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
         repetition_rule,
         hooks,
         okazaki: raw.okazaki.unwrap_or(false),
+        lion_protection,
+        counter_strike,
         citadels,
         drops,
         neutral_reserve: raw.neutral_reserve.unwrap_or(false),

@@ -117,6 +117,18 @@ pub trait RuleExtension<const W: usize> {
         Bitboard::EMPTY
     }
 
+    /// A square the rule's state keeps from the last move, which SFEN writes in its third
+    /// field (Chu Shogi's square of a Lion taken by a non-Lion, in lishogi's SFEN).
+    fn marked_square(&self, _pos: &Position<W>) -> Option<usize> {
+        None
+    }
+
+    /// Sets the state `marked_square` reads, as an SFEN gives it (within set-up: the
+    /// position's key is computed afterwards); false when the rule keeps no such square.
+    fn set_marked_square(&self, _pos: &mut Position<W>, _square: usize) -> bool {
+        false
+    }
+
     /// Whether `immune` may be non-empty.
     fn has_immunity(&self) -> bool {
         false
@@ -366,6 +378,12 @@ impl<const W: usize> RuleExtension<W> for Rule<W> {
     #[inline(always)]
     fn sanctuary(&self) -> Bitboard<W> {
         each_rule!(self, r => r.sanctuary())
+    }
+    fn marked_square(&self, pos: &Position<W>) -> Option<usize> {
+        each_rule!(self, r => r.marked_square(pos))
+    }
+    fn set_marked_square(&self, pos: &mut Position<W>, square: usize) -> bool {
+        each_rule!(self, r => r.set_marked_square(pos, square))
     }
     #[inline(always)]
     fn has_immunity(&self) -> bool {
@@ -683,6 +701,20 @@ impl<const W: usize> Game<W> {
         b
     }
 
+    /// The square a rule keeps from the last move, for SFEN (`marked_square`).
+    pub fn marked_square(&self, pos: &Position<W>) -> Option<usize> {
+        self.rules.list.iter().find_map(|r| r.marked_square(pos))
+    }
+
+    /// Sets the square a rule keeps from the last move, as an SFEN gives it; false when
+    /// no rule of the game keeps one.
+    pub fn set_marked_square(&self, pos: &mut Position<W>, square: usize) -> bool {
+        self.rules
+            .list
+            .iter()
+            .any(|r| r.set_marked_square(pos, square))
+    }
+
     /// The rules' steps at the end of `make`.
     #[inline(always)]
     pub(crate) fn rules_after_make(&self, pos: &mut Position<W>, m: Move, u: &Undo, key: &mut u64) {
@@ -867,7 +899,8 @@ mod tests {
         });
         let any = AnyGame::builtin("chu").unwrap();
         crate::with_width!(&any, g => {
-            assert_eq!(g.rules.transient, 1);
+            // The counter-strike's flag and the square of the Lion taken (nine bits).
+            assert_eq!(g.rules.transient, 0x3ff);
             assert!(g.rules.after_make && !g.rules.outcome && !g.rules.immunity);
             assert!(!g.has_privileges() && g.all_rights_field().is_none());
         });
