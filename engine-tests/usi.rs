@@ -171,7 +171,7 @@ fn chu_lishogi_preset_switches_the_lion_rules() {
     // The third field is read back: after it, only the Lion on 6d may be taken back.
     accepted(
         &mut e,
-        &format!("position sfen k11/12/6g5/6+O5/12/12/12/12/12/12/12/11K w 6d 2 moves 6c6d"),
+        "position sfen k11/12/6g5/6+O5/12/12/12/12/12/12/12/11K w 6d 2 moves 6c6d",
     );
     e.quit();
 }

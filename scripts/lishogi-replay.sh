@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Replays kirin's Chu Shogi games (USI, VariantRules preset=lishogi) through lishogi's
 # rules library shogiops and checks every position (SFEN) and move (USI text) against it.
-# See scripts/lishogi-replay.mjs and docs/lishogi-replay.md.
+# See scripts/lishogi-replay.mjs and docs/protocols.md ("Replaying kirin's Chu games through lishogi").
 #
 # Usage: scripts/lishogi-replay.sh [GAMES] [PLIES] [extra options of lishogi-replay.mjs]
 #   GAMES  games to play (default 20: half random, half kirin's own choice)
