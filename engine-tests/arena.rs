@@ -436,3 +436,82 @@ fn a_cycled_option_the_engine_lacks_stops_the_match() {
     assert_ne!(run.code, 0, "{}", run.out);
     assert!(run.pgn.contains("has no option 'Contempt'"), "{}", run.pgn);
 }
+
+/// kirin over USI against kirin over UCI in `variant`, with `extra` options: both games
+/// end in order (no forfeit of any kind), and the PGN says so.
+fn kirin_usi_against_uci(variant: &str, extra: &str) -> Run {
+    let mut w = words(&format!(
+        "-variant {variant} -engine cmd={KIRIN} name=kirin-usi proto=usi \
+         -engine cmd={KIRIN} name=kirin-uci proto=uci -games 2 -maxmoves 24"
+    ));
+    w.extend(words(extra));
+    let run = run_match(&w);
+    assert_eq!(run.code, 0, "{}", run.out);
+    assert_eq!(
+        run.pgn.matches(&format!("[Variant \"{variant}\"]")).count(),
+        2,
+        "{}",
+        run.pgn
+    );
+    for t in ["time forfeit", "rules infraction", "abandoned", "stalled"] {
+        assert!(!run.pgn.contains(t), "{t} in {}", run.pgn);
+    }
+    run
+}
+
+#[test]
+fn kirin_plays_kirin_over_usi_and_uci_in_sho() {
+    kirin_usi_against_uci("sho", "-each tc=2+0.05");
+}
+
+/// From a position not the start (an EPD opening), so that the USI side is sent
+/// `position sfen`; Chu's Lion moves of two legs go over USI as three squares.
+#[test]
+fn kirin_plays_kirin_over_usi_and_uci_in_chu_from_an_opening() {
+    let dir = std::env::temp_dir().join(format!("kirin-usi-chu-{}", rand_suffix()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let epd = dir.join("chu.epd");
+    let out = Command::new(KIRIN)
+        .args([
+            "openings",
+            "--variant",
+            "chu",
+            "--count",
+            "1",
+            "--seed",
+            "7",
+        ])
+        .args(["--depth", "2", "--output"])
+        .arg(&epd)
+        .output()
+        .expect("kirin openings runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = kirin_usi_against_uci(
+        "chu",
+        &format!(
+            "-each depth=2 -openings file={} format=epd -repeat",
+            epd.display()
+        ),
+    );
+    assert_eq!(run.pgn.matches("[SetUp \"1\"]").count(), 2, "{}", run.pgn);
+}
+
+/// A game SFEN cannot carry (chess: castling, en passant) is refused before any game.
+#[test]
+fn a_usi_engine_in_a_game_sfen_cannot_carry_is_refused() {
+    let run = run_match(&words(&format!(
+        "-variant chess -engine cmd={KIRIN} name=kirin-usi proto=usi \
+         -engine cmd={KIRIN} name=kirin-uci -each depth=1 -games 1"
+    )));
+    assert_ne!(run.code, 0, "{}", run.out);
+    assert!(
+        run.out.contains("kirin-usi cannot play over USI") && run.out.contains("castling"),
+        "{}",
+        run.out
+    );
+    assert!(!run.out.contains("Finished game"), "{}", run.out);
+}

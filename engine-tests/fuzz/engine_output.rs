@@ -299,6 +299,8 @@ fn engine_output() {
 struct Scene<'a, const W: usize> {
     g: &'a Game<W>,
     pos: Position<W>,
+    /// UCI or CECP: the target does not script USI engines (USI is UCI's code path with
+    /// other words; the matches of `Protocol` take it as UCI only to stay exhaustive).
     protocol: Protocol,
 }
 
@@ -328,7 +330,7 @@ fn one_engine<const W: usize>(g: &Game<W>, case: &EngineCase) {
         moves_to_go: (tc.moves > 0).then_some(tc.moves),
     });
     let outcome = Player::scripted(&cfg, script).and_then(|mut player| {
-        player.new_game(&g.spec.name, history.fen, &[])?;
+        player.new_game(&g.spec.name, history.fen, &[], scene.pos.side)?;
         let reply = player.think(&history, clocks, Instant::now() + WAIT);
         let thought = player.thought;
         player.finish(Some(("1/2-1/2", "fuzzing")));
@@ -465,7 +467,7 @@ fn script<const W: usize>(scene: &Scene<W>, case: &EngineCase) -> Vec<String> {
             .chain(answer.more.iter().copied())
             .collect();
         let line = match scene.protocol {
-            Protocol::Uci => Line::BestMove {
+            Protocol::Uci | Protocol::Usi => Line::BestMove {
                 turn,
                 ponder: Some(answer.ponder.clone()),
             },
@@ -484,7 +486,7 @@ fn prelude<const W: usize>(scene: &Scene<W>, p: &Prelude) -> Vec<String> {
         "other"
     };
     match scene.protocol {
-        Protocol::Uci => {
+        Protocol::Uci | Protocol::Usi => {
             let mut lines = vec![
                 "id name scripted".into(),
                 format!(
@@ -732,7 +734,7 @@ impl<const W: usize> Scene<'_, W> {
         }
         if turn.is_empty() {
             return match self.protocol {
-                Protocol::Uci => "0000".into(),
+                Protocol::Uci | Protocol::Usi => "0000".into(),
                 Protocol::Cecp => "@@@@".into(),
             };
         }
@@ -742,7 +744,7 @@ impl<const W: usize> Scene<'_, W> {
     /// A turn as the engine writes it (XBoard's rank numbering for a CECP engine).
     fn wire(&self, turn: &[Move]) -> String {
         match self.protocol {
-            Protocol::Uci => wire_turn(self.g, turn, None),
+            Protocol::Uci | Protocol::Usi => wire_turn(self.g, turn, None),
             Protocol::Cecp => {
                 Ranks::for_height(self.g.geo.height).to_wire(&wire_turn(self.g, turn, Some("@@@@")))
             }
@@ -752,7 +754,7 @@ impl<const W: usize> Scene<'_, W> {
     /// The position's FEN in the engine's style.
     fn fen(&self) -> String {
         match self.protocol {
-            Protocol::Uci => self.pos.to_fen(self.g),
+            Protocol::Uci | Protocol::Usi => self.pos.to_fen(self.g),
             Protocol::Cecp => self
                 .pos
                 .to_fen_styled(self.g, kirin::rules::fen::FenStyle::Xboard),

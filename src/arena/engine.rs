@@ -1,10 +1,11 @@
-//! An engine of a match: a child process spoken to over UCI or CECP. The player knows
+//! An engine of a match: a child process spoken to over UCI, USI or CECP. The player knows
 //! nothing of the game's rules: it sends positions, moves and clocks as text and brings
 //! back the engine's move (or resignation, or result claim) as text, with the engine's
 //! last reported score and depth. Every wait has a deadline, so a hung engine never
 //! hangs the match, and a dead one is noticed at its next read or write.
 
 use super::options::{EngineConfig, Protocol, TimeControl};
+use crate::core::{Color, WHITE};
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, Command, Stdio};
@@ -248,6 +249,38 @@ pub struct Thought {
     pub depth: Option<u32>,
 }
 
+/// The words in which UCI and its Shogi dialect USI differ (the rest is the same).
+struct Dialect {
+    hello: &'static str,
+    ok: &'static str,
+    new_game: &'static str,
+    /// The dialect's own name of the variant option.
+    variant_option: &'static str,
+    /// `position fen ...` or `position sfen ...`.
+    position: &'static str,
+    /// The names of White's time and increment in `go`, then Black's: UCI's `wtime` is
+    /// White's, USI's `btime` is sente's, the first player's, which is kirin's White.
+    clock_names: [(&'static str, &'static str); 2],
+}
+
+const UCI: Dialect = Dialect {
+    hello: "uci",
+    ok: "uciok",
+    new_game: "ucinewgame",
+    variant_option: "UCI_Variant",
+    position: "fen",
+    clock_names: [("wtime", "winc"), ("btime", "binc")],
+};
+
+const USI: Dialect = Dialect {
+    hello: "usi",
+    ok: "usiok",
+    new_game: "usinewgame",
+    variant_option: "USI_Variant",
+    position: "sfen",
+    clock_names: [("btime", "binc"), ("wtime", "winc")],
+};
+
 /// The engine's answer when asked to move.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Reply {
@@ -301,6 +334,12 @@ pub struct Player {
     uci_options: Vec<String>,
     /// UCI: the values of the `UCI_Variant` combo.
     uci_variants: Vec<String>,
+    /// UCI and USI: the name under which the engine listed its variant option, if it did
+    /// (Fairy-Stockfish lists `UCI_Variant` after `usi` too; kirin `USI_Variant`).
+    variant_option: Option<String>,
+    /// The colour the engine plays in the current game (USI's `gameover` is said from
+    /// the engine's side).
+    side: Color,
     /// CECP: moves of the current game already sent.
     sent: usize,
     /// CECP: the `memory` sent before each game to an engine that asks for it.
@@ -332,13 +371,15 @@ impl Player {
             features: Features::default(),
             uci_options: Vec::new(),
             uci_variants: Vec::new(),
+            variant_option: None,
+            side: WHITE,
             sent: 0,
             memory_mb: CECP_MEMORY_MB,
             ping: 0,
             thought: Thought::default(),
         };
         match cfg.protocol {
-            Protocol::Uci => player.greet_uci()?,
+            Protocol::Uci | Protocol::Usi => player.greet_uci()?,
             Protocol::Cecp => player.greet_cecp()?,
         }
         player.send_options()?;
@@ -357,12 +398,12 @@ impl Player {
         Ok(())
     }
 
-    /// Sets one engine option: UCI `setoption` (the engine must have listed the option),
+    /// Sets one engine option: UCI and USI `setoption` (the engine must have listed it),
     /// CECP `option NAME=VALUE`, except for CECP's own commands of the settings every
     /// GUI gives: `memory` (MiB, sent before each game, as XBoard sends it) and `cores`.
     fn set(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
         let line = match self.cfg.protocol {
-            Protocol::Uci => {
+            Protocol::Uci | Protocol::Usi => {
                 if !self
                     .uci_options
                     .iter()
@@ -412,14 +453,23 @@ impl Player {
         Instant::now() + self.cfg.timeout
     }
 
+    /// The words of the engine's dialect of UCI (USI's for a USI engine).
+    fn dialect(&self) -> &'static Dialect {
+        match self.cfg.protocol {
+            Protocol::Usi => &USI,
+            Protocol::Uci | Protocol::Cecp => &UCI,
+        }
+    }
+
     fn greet_uci(&mut self) -> Result<(), EngineError> {
-        self.process.send("uci")?;
+        let dialect = self.dialect();
+        self.process.send(dialect.hello)?;
         let deadline = self.deadline();
         loop {
-            let line = self.process.recv(deadline, "uciok")?;
+            let line = self.process.recv(deadline, dialect.ok)?;
             let mut words = line.split_whitespace();
             match words.next() {
-                Some("uciok") => return Ok(()),
+                Some(ok) if ok == dialect.ok => return Ok(()),
                 Some("option") => self.read_uci_option(&line),
                 _ => {}
             }
@@ -432,7 +482,11 @@ impl Player {
             return;
         };
         let name = rest.split(" type ").next().unwrap_or("").trim().to_string();
-        if name == "UCI_Variant" {
+        if name == "UCI_Variant" || name == "USI_Variant" {
+            // The dialect's own name wins where an engine lists both.
+            if self.variant_option.is_none() || name == self.dialect().variant_option {
+                self.variant_option = Some(name.clone());
+            }
             self.uci_variants = rest
                 .split(" var ")
                 .skip(1)
@@ -510,42 +564,49 @@ impl Player {
         Ok(done)
     }
 
-    /// Tells the engine a new game begins: the options of this game (`cycle.`), then its
-    /// variant, start and clock.
+    /// Tells the engine a new game begins, in which it plays `side`: the options of this
+    /// game (`cycle.`), then its variant, start and clock.
     pub fn new_game(
         &mut self,
         variant: &str,
         fen: Option<&str>,
         settings: &[(String, String)],
+        side: Color,
     ) -> Result<(), EngineError> {
+        self.side = side;
         self.sent = 0;
         self.thought = Thought::default();
         for (name, value) in settings {
             self.set(name, value)?;
         }
         match self.cfg.protocol {
-            Protocol::Uci => self.new_game_uci(variant),
+            Protocol::Uci | Protocol::Usi => self.new_game_uci(variant),
             Protocol::Cecp => self.new_game_cecp(variant, fen),
         }
     }
 
     fn new_game_uci(&mut self, variant: &str) -> Result<(), EngineError> {
+        let dialect = self.dialect();
+        let option = self
+            .variant_option
+            .clone()
+            .unwrap_or_else(|| dialect.variant_option.to_string());
         if !is_chess(variant) || !self.uci_variants.is_empty() {
             if !self.uci_variants.iter().any(|v| v == variant) {
                 if is_chess(variant) {
                     // An engine of variants whose chess has another name plays its default.
                 } else {
                     return Err(EngineError::Protocol(format!(
-                        "does not play the variant '{variant}' (its UCI_Variant values: {})",
+                        "does not play the variant '{variant}' (its {option} values: {})",
                         self.uci_variants.join(" ")
                     )));
                 }
             } else {
                 self.process
-                    .send(&format!("setoption name UCI_Variant value {variant}"))?;
+                    .send(&format!("setoption name {option} value {variant}"))?;
             }
         }
-        self.process.send("ucinewgame")?;
+        self.process.send(dialect.new_game)?;
         self.sync()
     }
 
@@ -607,7 +668,7 @@ impl Player {
     fn sync(&mut self) -> Result<(), EngineError> {
         let deadline = self.deadline();
         match self.cfg.protocol {
-            Protocol::Uci => {
+            Protocol::Uci | Protocol::Usi => {
                 self.process.send("isready")?;
                 loop {
                     if self.process.recv(deadline, "readyok")?.trim() == "readyok" {
@@ -645,7 +706,7 @@ impl Player {
     ) -> Result<Reply, EngineError> {
         self.thought = Thought::default();
         match self.cfg.protocol {
-            Protocol::Uci => self.think_uci(history, clocks, deadline),
+            Protocol::Uci | Protocol::Usi => self.think_uci(history, clocks, deadline),
             Protocol::Cecp => self.think_cecp(history, clocks, deadline),
         }
     }
@@ -657,7 +718,7 @@ impl Player {
         deadline: Instant,
     ) -> Result<Reply, EngineError> {
         let mut position = match history.fen {
-            Some(fen) => format!("position fen {fen}"),
+            Some(fen) => format!("position {} {fen}", self.dialect().position),
             None => "position startpos".to_string(),
         };
         if !history.moves.is_empty() {
@@ -672,7 +733,15 @@ impl Player {
             match words.next() {
                 Some("info") => self.read_uci_info(&line),
                 Some("bestmove") => {
+                    let usi = self.cfg.protocol == Protocol::Usi;
                     return match words.next() {
+                        Some("resign") if usi => Ok(Reply::Resign),
+                        // USI's claim of a win by declaration (Shogi's entering-king rule):
+                        // checked as a CECP claim is, so a false one loses.
+                        Some("win") if usi => Ok(Reply::Claim {
+                            result: if history.white_to_move { "1-0" } else { "0-1" }.into(),
+                            comment: "bestmove win".into(),
+                        }),
                         Some(m) if m != "(none)" && m != "0000" => Ok(Reply::Move(m.to_string())),
                         other => Err(EngineError::Protocol(format!(
                             "answers 'bestmove {}' in a position with legal moves",
@@ -694,13 +763,18 @@ impl Player {
             } else {
                 (c.opponent, c.own)
             };
+            let [(w_time, w_inc), (b_time, b_inc)] = self.dialect().clock_names;
             go += &format!(
-                " wtime {} btime {} winc {} binc {}",
+                " {w_time} {} {b_time} {} {w_inc} {} {b_inc} {}",
                 ms(w),
                 ms(b),
                 ms(tc.inc),
                 ms(tc.inc)
             );
+            if self.cfg.protocol == Protocol::Usi {
+                // Shogi's clocks have a byoyomi; these have none (the increment stands).
+                go += " byoyomi 0";
+            }
             if let Some(n) = c.moves_to_go {
                 go += &format!(" movestogo {n}");
             }
@@ -728,6 +802,10 @@ impl Player {
                     let n = words[i + 2].parse().ok();
                     self.thought.score = match value {
                         "cp" => n.map(Score::Centipawns),
+                        // USI counts a mate in plies, UCI in moves.
+                        "mate" if self.cfg.protocol == Protocol::Usi => n.map(|plies: i32| {
+                            Score::Mate(plies.signum() * plies.unsigned_abs().div_ceil(2) as i32)
+                        }),
                         "mate" => n.map(Score::Mate),
                         _ => self.thought.score,
                     };
@@ -818,11 +896,15 @@ impl Player {
         };
     }
 
-    /// Tells a CECP engine how the game ended (UCI has no word for it); the engine stays
-    /// for the next game.
+    /// Tells a CECP or USI engine how the game ended (UCI has no word for it); the
+    /// engine stays for the next game.
     pub fn game_over(&mut self, result: &str, comment: &str) -> Result<(), EngineError> {
         match self.cfg.protocol {
             Protocol::Cecp => self.process.send(&format!("result {result} {{{comment}}}")),
+            Protocol::Usi => match usi_game_over(result, self.side) {
+                Some(word) => self.process.send(&format!("gameover {word}")),
+                None => Ok(()),
+            },
             Protocol::Uci => Ok(()),
         }
     }
@@ -833,6 +915,18 @@ impl Player {
             let _ = self.game_over(result, comment);
         }
         self.process.stop("quit");
+    }
+}
+
+/// USI's word for `result` (`1-0`, `0-1`, `1/2-1/2`) from the side of the engine that
+/// played `side`; `None` for a game without a result.
+fn usi_game_over(result: &str, side: Color) -> Option<&'static str> {
+    let won = if side == WHITE { "1-0" } else { "0-1" };
+    match result {
+        "1/2-1/2" => Some("draw"),
+        "1-0" | "0-1" if result == won => Some("win"),
+        "1-0" | "0-1" => Some("lose"),
+        _ => None,
     }
 }
 

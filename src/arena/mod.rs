@@ -1,4 +1,4 @@
-//! `kirin match`: games between engines over UCI and CECP, refereed by kirin's own rules,
+//! `kirin match`: games between engines over UCI, USI and CECP, refereed by kirin's own rules,
 //! with cutechess-cli's options, PGN output, Elo and SPRT; `kirin openings` writes
 //! balanced start positions for any game.
 
@@ -31,6 +31,7 @@ pub fn run(args: &MatchArgs, variants_file: Option<&std::path::Path>) -> Result<
     }
     let any = compile(&cfg, variants_file)?;
     let standings = with_width!(&any, g => {
+        usi_fits(g, &cfg)?;
         let openings = tournament::load_openings(g, &cfg)?;
         let whole = options::MatchConfig { shard: None, ..cfg.clone() };
         let total = tournament::schedule(&whole, openings.len()).len() as u64;
@@ -39,6 +40,23 @@ pub fn run(args: &MatchArgs, variants_file: Option<&std::path::Path>) -> Result<
         tournament::play(g, &cfg, &openings, &starts, shard, total)?
     });
     say!("Finished match ({} games)", standings.games());
+    Ok(())
+}
+
+/// Refuses a match in which a USI engine would play a game that SFEN cannot carry (pieces
+/// in hand, castling...): such an engine could not be told the positions.
+fn usi_fits<const W: usize>(
+    game: &crate::rules::Game<W>,
+    cfg: &options::MatchConfig,
+) -> Result<(), String> {
+    for e in cfg
+        .engines
+        .iter()
+        .filter(|e| e.protocol == options::Protocol::Usi)
+    {
+        game.sfen_support()
+            .map_err(|why| format!("{} cannot play over USI: {why}", e.display_name()))?;
+    }
     Ok(())
 }
 

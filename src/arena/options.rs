@@ -35,6 +35,8 @@ fn bad(option: &str, word: &str, why: impl Into<String>) -> OptionError {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Protocol {
     Uci,
+    /// UCI's Shogi dialect: SFEN positions and USI move text, for the games SFEN fits.
+    Usi,
     Cecp,
 }
 
@@ -218,8 +220,9 @@ impl EngineConfig {
             "proto" => {
                 self.protocol = match value {
                     "uci" => Protocol::Uci,
+                    "usi" => Protocol::Usi,
                     "xboard" | "cecp" => Protocol::Cecp,
-                    _ => return Err(bad(option, word, "proto is uci or xboard")),
+                    _ => return Err(bad(option, word, "proto is uci, usi or xboard")),
                 }
             }
             "tc" => self.tc = TimeControl::parse(value).map_err(|e| bad(option, word, e))?,

@@ -213,6 +213,7 @@ impl<'g, const W: usize> Referee<'g, W> {
             fens: Color::ALL.map(|side| {
                 setup.from_fen[side].then(|| match setup.engines[side].protocol {
                     Protocol::Uci => setup.start.to_fen(game),
+                    Protocol::Usi => game.sfen(&setup.start),
                     Protocol::Cecp => setup.start.to_fen_styled(game, FenStyle::Xboard),
                 })
             }),
@@ -244,6 +245,7 @@ impl<'g, const W: usize> Referee<'g, W> {
                     &setup.variant_names[side],
                     self.fens[side].as_deref(),
                     &setup.settings[side],
+                    side,
                 )
                 .map(|()| p)
             });
@@ -484,13 +486,12 @@ impl<'g, const W: usize> Referee<'g, W> {
     fn record(&mut self, turn: &[Move], san: String, comment: Option<String>) {
         let ranks = Ranks::for_height(self.game.geo.height);
         for (texts, player) in self.texts.iter_mut().zip(&self.players) {
-            let cecp = player
-                .as_ref()
-                .is_some_and(|p| p.cfg.protocol == Protocol::Cecp);
-            texts.push(if cecp {
-                ranks.to_wire(&wire_turn(self.game, turn, Some("@@@@")))
-            } else {
-                wire_turn(self.game, turn, None)
+            let protocol = player.as_ref().map_or(Protocol::Uci, |p| p.cfg.protocol);
+            texts.push(match protocol {
+                Protocol::Cecp => ranks.to_wire(&wire_turn(self.game, turn, Some("@@@@"))),
+                // A game over USI has one action a turn (`sfen_support`).
+                Protocol::Usi => turn.iter().map(|&m| self.game.usi_move_text(m)).collect(),
+                Protocol::Uci => wire_turn(self.game, turn, None),
             });
         }
         for &m in turn {
@@ -567,7 +568,8 @@ impl<'g, const W: usize> Referee<'g, W> {
 }
 
 /// Reads an engine's move text as a legal turn of `pos` (left as it was): coordinates
-/// (CECP's with XBoard's rank numbering, its pass `@@@@`), or SAN as cutechess also
+/// (CECP's with XBoard's rank numbering, its pass `@@@@`; USI's files from the right and
+/// ranks lettered from the top, and nothing else), or SAN as cutechess also
 /// takes it; each action must be allowed where it is played (a repetition rule
 /// included). Public for the match runner's fuzz target, which hands it whatever move
 /// an engine's output gave.
@@ -579,6 +581,9 @@ pub fn read_engine_move<const W: usize>(
 ) -> Result<Vec<Move>, String> {
     let text = match protocol {
         Protocol::Uci => text.to_string(),
+        // Read as kirin's coordinates, so that the repetition rule is checked as for the
+        // other protocols.
+        Protocol::Usi => game.usi_to_coordinates(text).map_err(|e| e.to_string())?,
         Protocol::Cecp => Ranks::for_height(game.geo.height).from_wire(text),
     };
     game.parse_san(pos, &text).map_err(|e| e.to_string())
