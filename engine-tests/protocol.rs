@@ -210,7 +210,7 @@ fn cecp_errors_undo_and_analysis() {
 fn bare_start_waits_for_a_protocol() {
     let mut e = Engine::start();
     e.send("hello");
-    e.until(|l| l.contains("'uci' or 'xboard'"));
+    e.until(|l| l.contains("'uci', 'usi' or 'xboard'"));
     e.quit();
 }
 

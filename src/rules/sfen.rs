@@ -36,8 +36,8 @@ pub enum SfenError {
     Empty,
     #[error("{0}")]
     Unsupported(String),
-    #[error("the board '{0}' has a character SFEN does not use")]
-    BoardText(String),
+    #[error("the board has '{0}', a character SFEN does not use")]
+    BoardText(char),
     #[error("side to move '{0}' is not b or w")]
     Side(String),
     #[error("'{0}' is not '-' or a square of the board")]
@@ -204,11 +204,11 @@ impl<const W: usize> Game<W> {
         self.sfen_support()?;
         let mut fields = text.split_whitespace();
         let board = fields.next().ok_or(SfenError::Empty)?;
-        if !board
+        if let Some(bad) = board
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '+' || c == '/')
+            .find(|&c| !(c.is_ascii_alphanumeric() || c == '+' || c == '/'))
         {
-            return Err(SfenError::BoardText(crate::protocol::Line::excerpt(board)));
+            return Err(SfenError::BoardText(bad));
         }
         let side = match fields.next() {
             None | Some("b") => "w",
