@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 
 SECONDS_PER=${1:-60}
 shift $(( $# > 0 ? 1 : 0 ))
-ALL=(fen::fen moves::moves definitions::definitions search::search uci::uci cecp::cecp
+ALL=(fen::fen moves::moves definitions::definitions search::search uci::uci uci::usi cecp::cecp
   engine_output::engine_output web::web web::analysis_messages)
 TARGETS=("${@:-${ALL[@]}}")
 

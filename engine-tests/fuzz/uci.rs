@@ -14,10 +14,16 @@
 //!   shadow had when the `go` came, its `ponder` move legal after it;
 //! - a refused `position` or `setoption` changes nothing (the shadow, which keeps the
 //!   old state on a refusal, would otherwise disagree with a later `bestmove`).
+//!
+//! The `usi` target runs the same streams in USI, UCI's Shogi dialect, as a session
+//! opened by `usi` is: `usi`, `usinewgame`, `USI_Variant` among all the built-in games
+//! (those SFEN cannot carry must be refused), `position sfen` with USI move text, and
+//! `bestmove resign` where the side to move has no move.
 
 use crate::common::{Edit, edited, first, random_game};
 use bolero::{TypeGenerator, check};
-use kirin::protocol::session::Session;
+use kirin::core::Move;
+use kirin::protocol::session::{Notation, Session};
 use kirin::protocol::uci::Uci;
 use kirin::protocol::{self, Line};
 use kirin::rules::notation::wire_turn;
@@ -89,29 +95,75 @@ fn uci() {
     check!()
         .with_type::<Vec<Command>>()
         .with_iterations(60)
-        .for_each(|commands| run_stream(&commands[..commands.len().min(24)]));
+        .for_each(|commands| run_stream(Dialect::Uci, &commands[..commands.len().min(24)]));
+}
+
+#[test]
+fn usi() {
+    check!()
+        .with_type::<Vec<Command>>()
+        .with_iterations(60)
+        .for_each(|commands| run_stream(Dialect::Usi, &commands[..commands.len().min(24)]));
+}
+
+/// UCI, or USI, its Shogi dialect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Dialect {
+    Uci,
+    Usi,
+}
+
+impl Dialect {
+    /// A dialect's word: UCI's or USI's.
+    fn word(self, uci: &'static str, usi: &'static str) -> &'static str {
+        match self {
+            Dialect::Uci => uci,
+            Dialect::Usi => usi,
+        }
+    }
+
+    fn notation(self) -> Notation {
+        match self {
+            Dialect::Uci => Notation::Coordinates,
+            Dialect::Usi => Notation::Usi,
+        }
+    }
 }
 
 /// The session kirin is expected to have: its variant and rules, and its game.
 struct Shadow {
+    dialect: Dialect,
     variant: String,
     rules: Vec<String>,
     session: Session,
 }
 
 impl Shadow {
-    fn new() -> Shadow {
+    /// The session a dialect starts with: chess in UCI, Chu in USI.
+    fn new(dialect: Dialect) -> Shadow {
+        let variant = dialect.word("chess", "chu");
+        let mut session = Session::new(variants::find(variant).unwrap()).unwrap();
+        with_width!(&mut session, s => s.notation = dialect.notation());
         Shadow {
-            variant: "chess".into(),
+            dialect,
+            variant: variant.into(),
             rules: Vec::new(),
-            session: Session::new(variants::find("chess").unwrap()).unwrap(),
+            session,
         }
     }
 
-    /// As kirin's `switch_variant`: all or nothing.
+    /// As kirin's `switch_variant`: all or nothing; in USI, only a game SFEN can carry.
     fn switch(&mut self, name: &str, rules: Vec<String>) {
         let spec = variants::find_with_rules(&[], name, &rules, "");
-        if let Ok(session) = spec.and_then(|spec| Session::new(&spec)) {
+        let Ok(mut session) = spec.and_then(|spec| Session::new(&spec)) else {
+            return;
+        };
+        let notation = self.dialect.notation();
+        let fits = with_width!(&mut session, s => {
+            s.notation = notation;
+            notation == Notation::Coordinates || s.game.sfen_support().is_ok()
+        });
+        if fits {
             self.session = session;
             self.variant = name.to_string();
             self.rules = rules;
@@ -133,7 +185,7 @@ impl Shadow {
                     None => (after.trim().trim_end_matches(" value").trim(), ""),
                 };
                 match name.to_ascii_lowercase().as_str() {
-                    "uci_variant" => self.switch(value, self.rules.clone()),
+                    "uci_variant" | "usi_variant" => self.switch(value, self.rules.clone()),
                     "variantrules" => {
                         let rules = match value {
                             "" | "<empty>" => Vec::new(),
@@ -150,9 +202,12 @@ impl Shadow {
                     Some(i) => (&words[..i], &words[i + 1..]),
                     None => (&words[..], &[][..]),
                 };
+                let setup_word = self.dialect.word("fen", "sfen");
                 let fen = match setup {
                     ["startpos"] => None,
-                    ["fen", fen @ ..] if !fen.is_empty() => Some(fen.join(" ")),
+                    [word, fen @ ..] if *word == setup_word && !fen.is_empty() => {
+                        Some(fen.join(" "))
+                    }
                     _ => return,
                 };
                 let _ = with_width!(&mut self.session, s => s.set_line(fen.as_deref(), moves));
@@ -164,15 +219,16 @@ impl Shadow {
     /// The text of `command` in the current session.
     fn render(&mut self, command: &Command) -> String {
         match command {
-            Command::Uci => "uci".into(),
+            Command::Uci => self.dialect.word("uci", "usi").into(),
             Command::IsReady => "isready".into(),
-            Command::NewGame => "ucinewgame".into(),
+            Command::NewGame => self.dialect.word("ucinewgame", "usinewgame").into(),
             Command::Stop => "stop".into(),
             Command::PonderHit => "ponderhit".into(),
             Command::Variant(n) => {
                 let all = variants::builtin();
                 format!(
-                    "setoption name UCI_Variant value {}",
+                    "setoption name {} value {}",
+                    self.dialect.word("UCI_Variant", "USI_Variant"),
                     all[*n as usize % all.len()].name
                 )
             }
@@ -180,29 +236,48 @@ impl Shadow {
                 "setoption name VariantRules value {}",
                 RULES[*n as usize % RULES.len()]
             ),
-            Command::Hash(mb) => format!("setoption name Hash value {}", mb % 33),
+            Command::Hash(mb) => format!(
+                "setoption name {} value {}",
+                self.dialect.word("Hash", "USI_Hash"),
+                mb % 33
+            ),
             Command::Threads(n) => format!("setoption name Threads value {}", n % 4),
-            Command::MultiPv(n) => format!("setoption name MultiPV value {}", n % 5),
+            Command::MultiPv(n) => format!(
+                "setoption name {} value {}",
+                self.dialect.word("MultiPV", "USI_MultiPV"),
+                n % 5
+            ),
             Command::Position {
                 fen,
                 start,
                 plies,
                 moves,
             } => {
-                with_width!(&self.session, s => position_line(&s.game, *fen, *start, plies, moves))
+                let dialect = self.dialect;
+                with_width!(&self.session, s => position_line(&s.game, dialect, *fen, *start, plies, moves))
             }
             Command::Go(go) => {
-                with_width!(&mut self.session, s => go_line(&s.game, &mut s.pos.clone(), go))
+                let dialect = self.dialect;
+                with_width!(&mut self.session, s => go_line(&s.game, dialect, &mut s.pos.clone(), go))
             }
             Command::Edited(inner, edits) => edited(&self.render(inner), first(edits, 3), 4096),
         }
     }
 }
 
-/// `position startpos|fen ... moves ...`: a random game's FEN (or the start), and legal
-/// moves from there.
+/// A move as the dialect writes it (a game over USI has one action a turn).
+fn move_text<const W: usize>(g: &Game<W>, dialect: Dialect, m: Move) -> String {
+    match dialect {
+        Dialect::Uci => wire_turn(g, &[m], None),
+        Dialect::Usi => g.usi_move_text(m),
+    }
+}
+
+/// `position startpos|fen ... moves ...` (USI: `sfen`): a random game's FEN (or the
+/// start), and legal moves from there.
 fn position_line<const W: usize>(
     g: &Game<W>,
+    dialect: Dialect,
     fen: bool,
     start: u8,
     plies: &[u8],
@@ -212,7 +287,11 @@ fn position_line<const W: usize>(
     let mut line = String::from("position ");
     let from = if fen {
         let (origin, _) = random_game(g, start, &[]);
-        line += &format!("fen {}", origin.to_fen(g));
+        line += &match dialect {
+            Dialect::Uci => format!("fen {}", origin.to_fen(g)),
+            // A USI session only ever holds a game SFEN carries.
+            Dialect::Usi => format!("sfen {}", g.sfen(&origin)),
+        };
         origin
     } else {
         line += "startpos";
@@ -223,7 +302,7 @@ fn position_line<const W: usize>(
     // origin is the start the line names; otherwise new ones.
     let mut texts: Vec<String> = Vec::new();
     if fen || start == 0 {
-        texts = played.iter().map(|&m| wire_turn(g, &[m], None)).collect();
+        texts = played.iter().map(|&m| move_text(g, dialect, m)).collect();
     } else {
         pos = from;
     }
@@ -233,7 +312,7 @@ fn position_line<const W: usize>(
         let Some(&m) = list.get(choice as usize % list.len().max(1)) else {
             break;
         };
-        texts.push(wire_turn(g, &[m], None));
+        texts.push(move_text(g, dialect, m));
         pos.make(g, m);
     }
     if !texts.is_empty() {
@@ -243,7 +322,12 @@ fn position_line<const W: usize>(
     line
 }
 
-fn go_line<const W: usize>(g: &Game<W>, pos: &mut kirin::rules::Position<W>, go: &Go) -> String {
+fn go_line<const W: usize>(
+    g: &Game<W>,
+    dialect: Dialect,
+    pos: &mut kirin::rules::Position<W>,
+    go: &Go,
+) -> String {
     let mut line = String::from("go");
     if let Some(n) = go.perft {
         return format!("go perft {}", n % 4);
@@ -286,7 +370,7 @@ fn go_line<const W: usize>(g: &Game<W>, pos: &mut kirin::rules::Position<W>, go:
             .iter()
             .take(4)
             .filter_map(|&c| list.get(c as usize % list.len().max(1)))
-            .map(|&m| wire_turn(g, &[m], None))
+            .map(|&m| move_text(g, dialect, m))
             .collect();
         line += &format!(" searchmoves {}", picked.join(" "));
     }
@@ -320,6 +404,7 @@ fn is_uci_line(line: &str) -> bool {
     ];
     if line.is_empty()
         || line == "uciok"
+        || line == "usiok"
         || line == "readyok"
         || STARTS.iter().any(|s| line.starts_with(s))
     {
@@ -330,11 +415,11 @@ fn is_uci_line(line: &str) -> bool {
         .is_some_and(|(m, n)| !m.contains(' ') && n.parse::<u64>().is_ok())
 }
 
-fn run_stream(commands: &[Command]) {
+fn run_stream(dialect: Dialect, commands: &[Command]) {
     let _one = SESSION.lock().unwrap_or_else(|e| e.into_inner());
     protocol::capture();
     protocol::take_captured();
-    let mut shadow = Shadow::new();
+    let mut shadow = Shadow::new(dialect);
     let mut lines = Vec::new();
     // The position of each `go` that searches, as the shadow had it.
     let mut searched: Vec<Session> = Vec::new();
@@ -357,12 +442,17 @@ fn run_stream(commands: &[Command]) {
         tx.send(Line::Text(line.clone())).unwrap();
     }
     drop(tx);
-    Uci::new().run(&rx);
+    match dialect {
+        Dialect::Uci => Uci::new(),
+        Dialect::Usi => Uci::usi(Vec::new()),
+    }
+    .run(&rx);
     let out = protocol::take_captured();
-    check_output(&lines, &out, &mut searched);
+    check_output(dialect, &lines, &out, &mut searched);
 }
 
-fn check_output(input: &[String], out: &[String], searched: &mut [Session]) {
+fn check_output(dialect: Dialect, input: &[String], out: &[String], searched: &mut [Session]) {
+    let no_move = dialect.word("(none)", "resign");
     let shown = || format!("input:\n{}\noutput:\n{}", input.join("\n"), out.join("\n"));
     for line in out {
         assert!(is_uci_line(line), "not UCI: '{line}'\n{}", shown());
@@ -379,7 +469,7 @@ fn check_output(input: &[String], out: &[String], searched: &mut [Session]) {
     for (line, session) in bestmoves.iter().zip(searched.iter_mut()) {
         let words: Vec<&str> = line.split_whitespace().collect();
         with_width!(session, s => {
-            if words[1] == "(none)" {
+            if words[1] == no_move {
                 let mut list = MoveList::new();
                 s.game.game_moves(&mut s.pos, &mut list);
                 assert!(list.is_empty() || s.game.royals_lost(&mut s.pos), "'{line}' with legal moves\n{}", shown());

@@ -335,7 +335,7 @@ pub struct Player {
     /// UCI: the values of the `UCI_Variant` combo.
     uci_variants: Vec<String>,
     /// UCI and USI: the name under which the engine listed its variant option, if it did
-    /// (Fairy-Stockfish lists `UCI_Variant` after `usi` too; kirin `USI_Variant`).
+    /// (`USI_Variant` for kirin and Fairy-Stockfish, `UCI_Variant` for an engine that keeps UCI's name).
     variant_option: Option<String>,
     /// The colour the engine plays in the current game (USI's `gameover` is said from
     /// the engine's side).
