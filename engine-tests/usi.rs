@@ -200,6 +200,20 @@ fn sho_session_and_a_game_over() {
     let out = e.until(|l| l.starts_with("bestmove"));
     assert_eq!(out.last().unwrap(), "bestmove resign", "{out:?}");
 
+    // `go mate TIME`: a checkmate search, answered with the mating line or `timeout`.
+    accepted(&mut e, "position sfen 8k/9/6GG1/9/9/9/9/9/K8 b - 1");
+    e.send("go mate 5000");
+    let out = e.until(|l| l.starts_with("checkmate"));
+    assert_eq!(out.last().unwrap(), "checkmate 3c2b", "{out:?}");
+    accepted(&mut e, "position sfen 7k1/9/9/9/9/9/9/4r4/K8 b - 1");
+    e.send("go mate 200");
+    let out = e.until(|l| l.starts_with("checkmate"));
+    assert_eq!(out.last().unwrap(), "checkmate timeout", "{out:?}");
+    accepted(&mut e, "position sfen 8k/7G1/7G1/9/9/9/9/9/K8 w - 2");
+    e.send("go mate infinite");
+    let out = e.until(|l| l.starts_with("checkmate"));
+    assert_eq!(out.last().unwrap(), "checkmate nomate", "{out:?}");
+
     // A game SFEN cannot carry is refused; the session stays in Sho.
     let out = answer(&mut e, "setoption name USI_Variant value chess");
     assert!(out.iter().any(|l| l.contains("castling")), "{out:?}");

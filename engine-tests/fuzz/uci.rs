@@ -400,6 +400,7 @@ fn is_uci_line(line: &str) -> bool {
         "option name ",
         "info ",
         "bestmove ",
+        "checkmate ",
         "Nodes searched: ",
     ];
     if line.is_empty()
@@ -459,15 +460,24 @@ fn check_output(dialect: Dialect, input: &[String], out: &[String], searched: &m
         // A panic that the protocol caught is answered in UCI's form, and is still a bug.
         assert!(!line.contains("internal error"), "{line}\n{}", shown());
     }
-    let bestmoves: Vec<&String> = out.iter().filter(|l| l.starts_with("bestmove")).collect();
+    // USI's `go mate` is answered `checkmate ...`, every other `go` `bestmove ...`.
+    let answers: Vec<&String> = out
+        .iter()
+        .filter(|l| l.starts_with("bestmove ") || l.starts_with("checkmate "))
+        .collect();
     assert_eq!(
-        bestmoves.len(),
+        answers.len(),
         searched.len(),
-        "one bestmove per go\n{}",
+        "one bestmove (or checkmate) per go\n{}",
         shown()
     );
-    for (line, session) in bestmoves.iter().zip(searched.iter_mut()) {
+    for (line, session) in answers.iter().zip(searched.iter_mut()) {
         let words: Vec<&str> = line.split_whitespace().collect();
+        if words[0] == "checkmate" {
+            assert_eq!(dialect, Dialect::Usi, "{line}\n{}", shown());
+            check_checkmate(line, &words[1..], session, &shown);
+            continue;
+        }
         with_width!(session, s => {
             if words[1] == no_move {
                 let mut list = MoveList::new();
@@ -482,4 +492,31 @@ fn check_output(dialect: Dialect, input: &[String], out: &[String], searched: &m
             }
         });
     }
+}
+
+/// USI's answer to `go mate`: `timeout`, `nomate` only where the side to move has no
+/// move, or a line of legal moves that ends in a position whose side to move has lost.
+fn check_checkmate(line: &str, words: &[&str], session: &mut Session, shown: &dyn Fn() -> String) {
+    with_width!(session, s => {
+        let mut list = MoveList::new();
+        match words {
+            ["timeout"] => {}
+            ["nomate"] => {
+                s.game.game_moves(&mut s.pos, &mut list);
+                assert!(list.is_empty() || s.game.royals_lost(&mut s.pos), "'{line}' with legal moves\n{}", shown());
+            }
+            moves => {
+                for m in moves {
+                    let turn = s.parse(m).unwrap_or_else(|e| panic!("'{line}': {e}\n{}", shown()));
+                    s.play(&turn);
+                }
+                s.game.game_moves(&mut s.pos, &mut list);
+                assert!(
+                    list.is_empty() || s.game.royals_lost(&mut s.pos),
+                    "'{line}' does not end the game\n{}",
+                    shown()
+                );
+            }
+        }
+    });
 }

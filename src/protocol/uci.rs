@@ -16,10 +16,10 @@ use crate::core::Move;
 use crate::fault::{self, Fault};
 use crate::rules::MoveList;
 use crate::rules::spec::{VariantSpec, Verdict};
-use crate::search::MAX_THREADS;
 use crate::search::limits::Limits;
 use crate::search::score_text;
 use crate::search::tt::{DEFAULT_MB, MAX_MB, Table};
+use crate::search::{MAX_THREADS, SearchResult};
 use crate::variants;
 use crate::with_width;
 use std::sync::Arc;
@@ -31,6 +31,8 @@ use thiserror::Error;
 /// The deepest `go perft` (it can be stopped at any depth; this keeps a typo from
 /// asking for a count that never ends).
 const MAX_PERFT: u64 = 12;
+/// The longest mate `go mate` asks for, in moves.
+const MAX_MATE_MOVES: u16 = 1000;
 /// How long a `go` searches whose limits were all unusable.
 const FALLBACK_MS: u64 = 100;
 /// The words of `go`.
@@ -454,6 +456,8 @@ impl Uci {
             ..Default::default()
         };
         let mut ponder = false;
+        // USI's `go mate`: a search for a checkmate, answered `checkmate ...`.
+        let mut tsume = false;
         let mut perft = None;
         let mut timed = false;
         let mut searchmoves: Option<Vec<&str>> = None;
@@ -466,6 +470,27 @@ impl Uci {
             match word {
                 "infinite" => limits.infinite = true,
                 "ponder" => ponder = true,
+                // USI's `go mate TIME|infinite` asks for a checkmate within TIME ms
+                // (UCI's `go mate N` for a mate in N moves is below).
+                "mate" if self.dialect == Dialect::Usi => {
+                    let Some(&value) = words.get(i).filter(|w| !keyword(w) || **w == "infinite")
+                    else {
+                        errors.push(GoError::NoNumber(word.to_string()));
+                        continue;
+                    };
+                    i += 1;
+                    match value.parse::<u64>() {
+                        _ if value == "infinite" => limits.infinite = true,
+                        Ok(ms) => limits.movetime = Some(Duration::from_millis(ms.max(1))),
+                        Err(_) => {
+                            let (word, value) = (word.to_string(), value.to_string());
+                            errors.push(GoError::NotANumber { word, value });
+                            continue;
+                        }
+                    }
+                    tsume = true;
+                    limits.mate = Some(MAX_MATE_MOVES.into());
+                }
                 "searchmoves" => {
                     let list = searchmoves.get_or_insert_with(Vec::new);
                     while let Some(&m) = words.get(i).filter(|w| !keyword(w)) {
@@ -491,7 +516,7 @@ impl Uci {
                         "depth" => limits.depth = Some(n.clamp(1, 100) as i32),
                         "nodes" => limits.nodes = Some(n.max(1)),
                         "mate" if n == 0 => errors.push(GoError::MateZero),
-                        "mate" => limits.mate = Some(n.min(1000) as u32),
+                        "mate" => limits.mate = Some(n.min(MAX_MATE_MOVES.into()) as u32),
                         "movetime" => limits.movetime = Some(ms),
                         "byoyomi" => byoyomi = Some(ms),
                         w if w == own_time => limits.time = Some(ms),
@@ -557,7 +582,8 @@ impl Uci {
             self.pondering.store(true, Ordering::Relaxed);
             limits.pondering = Some(self.pondering.clone());
         }
-        let infinite = limits.infinite;
+        // A checkmate search answers as soon as it has an answer, even an infinite one.
+        let infinite = limits.infinite && !tsume;
         let (pondering, released) = (self.pondering.clone(), self.released.clone());
 
         // The game is over: say so, and answer `bestmove (none)` when UCI allows.
@@ -571,11 +597,12 @@ impl Uci {
             }
         });
         let (usi, notation) = (self.dialect == Dialect::Usi, self.dialect.notation());
-        // USI has no `(none)`: a side without a move resigns (as Fairy-Stockfish does).
-        let no_move = if usi {
-            "bestmove resign"
-        } else {
-            "bestmove (none)"
+        // USI has no `(none)`: a side without a move resigns (as Fairy-Stockfish does);
+        // a checkmate search of a game already over finds no mate.
+        let no_move = match (usi, tsume) {
+            (_, true) => "checkmate nomate",
+            (true, false) => "bestmove resign",
+            (false, false) => "bestmove (none)",
         };
         if let Some(o) = over {
             // As Fairy-Stockfish: `mate 0` for a game over by a decisive result.
@@ -628,6 +655,9 @@ impl Uci {
                     say(&format!("info string error: {fault}"));
                 }
                 hold_bestmove(infinite, &pondering, &released);
+                if tsume {
+                    return say(&checkmate_answer(&r, |m| notation.move_text(game, m)));
+                }
                 match (r.best, &r.ponder_turn) {
                     (Some(_), Some(p)) => {
                         say(&format!("bestmove {} ponder {}", wire(&r.turn), wire(p)))
@@ -671,6 +701,20 @@ impl Uci {
             })
         });
         self.search = Some(handle);
+    }
+}
+
+/// The answer to USI's `go mate`: the mating line found, `nomate` where the side to move
+/// has no move at all, or `timeout` where the search ended without a mate (it proves no
+/// absence of one).
+fn checkmate_answer(r: &SearchResult, text: impl Fn(Move) -> String) -> String {
+    match r.best {
+        None => "checkmate nomate".into(),
+        Some(_) if r.score >= crate::search::MATE_BOUND && !r.pv.is_empty() => {
+            let line: Vec<String> = r.pv.iter().map(|&m| text(m)).collect();
+            format!("checkmate {}", line.join(" "))
+        }
+        Some(_) => "checkmate timeout".into(),
     }
 }
 
