@@ -106,6 +106,9 @@ pub struct Uci {
     session: Session,
     /// A user's variants (`--variants-file`), besides the built-in ones.
     extra: Vec<VariantSpec>,
+    /// The names of the variants the dialect offers (USI: those SFEN can carry), found
+    /// once: a game is compiled to know whether SFEN fits it.
+    offered: Vec<String>,
     variant: String,
     /// The `VariantRules` option: `KEY=VALUE` choices (as `--rule`) applied to the variant.
     rules: Vec<String>,
@@ -151,10 +154,23 @@ impl Uci {
         let spec = variants::find(&variant).expect("the default variants are built in");
         let mut session = Session::new(spec).expect("built-in variants compile");
         with_width!(&mut session, s => s.notation = dialect.notation());
+        let offered = match dialect {
+            Dialect::Uci => variants::builtin()
+                .iter()
+                .chain(&extra)
+                .map(|v| v.name.clone())
+                .collect(),
+            Dialect::Usi => builtin_sfen_variants()
+                .iter()
+                .cloned()
+                .chain(extra.iter().filter(|v| sfen_fits(v)).map(|v| v.name.clone()))
+                .collect(),
+        };
         Uci {
             dialect,
             session,
             extra,
+            offered,
             variant,
             rules: Vec::new(),
             threads: 1,
@@ -192,12 +208,7 @@ impl Uci {
     fn identify(&self) {
         say(&format!("id name kirin {}", env!("CARGO_PKG_VERSION")));
         say("id author the kirin developers");
-        let names: Vec<String> = variants::builtin()
-            .iter()
-            .chain(&self.extra)
-            .filter(|v| self.dialect == Dialect::Uci || sfen_fits(v))
-            .map(|v| format!("var {}", v.name))
-            .collect();
+        let names: Vec<String> = self.offered.iter().map(|v| format!("var {v}")).collect();
         let (p, usi) = (self.dialect.prefix(), self.dialect == Dialect::Usi);
         say(&format!(
             "option name {p}_Variant type combo default {} {}",
@@ -726,6 +737,18 @@ fn usi_score_text(score: i32) -> String {
     } else {
         format!("cp {score}")
     }
+}
+
+/// The built-in variants SFEN can carry, found once per process.
+fn builtin_sfen_variants() -> &'static [String] {
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        variants::builtin()
+            .iter()
+            .filter(|v| sfen_fits(v))
+            .map(|v| v.name.clone())
+            .collect()
+    })
 }
 
 /// Whether SFEN can carry every position of `spec` (USI offers only those games).
