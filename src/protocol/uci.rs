@@ -163,7 +163,12 @@ impl Uci {
             Dialect::Usi => builtin_sfen_variants()
                 .iter()
                 .cloned()
-                .chain(extra.iter().filter(|v| sfen_fits(v)).map(|v| v.name.clone()))
+                .chain(
+                    extra
+                        .iter()
+                        .filter(|v| sfen_fits(v))
+                        .map(|v| v.name.clone()),
+                )
                 .collect(),
         };
         Uci {
