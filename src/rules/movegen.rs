@@ -18,6 +18,30 @@ use arrayvec::ArrayVec;
 pub const MAX_MOVES: usize = 8192;
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;
 
+/// The squares of the side to move, of its opponent, of both, and the empty ones.
+#[derive(Clone, Copy)]
+struct Sides<const W: usize> {
+    own: Bitboard<W>,
+    enemy: Bitboard<W>,
+    occ: Bitboard<W>,
+    empty: Bitboard<W>,
+}
+
+impl<const W: usize> Sides<W> {
+    #[inline(always)]
+    fn of(game: &Game<W>, pos: &Position<W>) -> Self {
+        let own = pos.by_color[pos.side];
+        let enemy = pos.by_color[pos.side.opposite()];
+        let occ = own | enemy;
+        Sides {
+            own,
+            enemy,
+            occ,
+            empty: game.valid.andnot(occ),
+        }
+    }
+}
+
 impl<const W: usize> Game<W> {
     /// The first occupied square from `sq` along `dir`, if any.
     #[inline(always)]
@@ -231,10 +255,7 @@ impl<const W: usize> Game<W> {
         list: &mut MoveList,
     ) {
         let us = pos.side;
-        let own = pos.by_color[us];
-        let enemy = pos.by_color[us.opposite()];
-        let occ = own | enemy;
-        let empty = self.valid.andnot(occ);
+        let sides = Sides::of(self, pos);
         let mut passed = false;
         for t in 0..self.types {
             let pc = piece_index(t, us);
@@ -244,50 +265,8 @@ impl<const W: usize> Game<W> {
             }
             let tab = &self.tables[pc];
             for from in pieces {
-                // A rule may make some squares stops (a slide or a lame leap may end on
-                // the first of them but not pass it) and limit a piece to some targets.
-                let (path_occ, limit) = if RESTRAINED {
-                    let (stops, limit) = self.restraint(pos, pc, from);
-                    (occ | stops, limit)
-                } else {
-                    (occ, None)
-                };
-                let mut targets = (tab.leap_move[from] & empty) | (tab.leap_capture[from] & enemy);
-                for s in &tab.slides {
-                    let reach = self.slide_targets(s, from, path_occ);
-                    targets |= match s.mode {
-                        Mode::Both => reach.andnot(own),
-                        Mode::Move => reach & empty,
-                        Mode::Capture => reach & enemy,
-                    };
-                }
-                if tab.has_specials {
-                    for s in &tab.specials[from] {
-                        if CAPTURES && s.double_step {
-                            continue;
-                        }
-                        let to = s.to as usize;
-                        let fits = match s.mode {
-                            Mode::Both => !own.has(to),
-                            Mode::Move => empty.has(to),
-                            Mode::Capture => enemy.has(to),
-                        };
-                        if fits && !s.path.intersects(&path_occ) {
-                            if !s.double_step {
-                                targets.set(to);
-                            } else if limit.is_none_or(|l| l.has(to)) {
-                                let skipped = s.first_skipped as usize;
-                                list.push(Move::with_aux(from, to, skipped, MoveKind::DoubleStep));
-                            }
-                        }
-                    }
-                }
-                if let Some(limit) = limit {
-                    targets &= limit;
-                }
-                if CAPTURES && self.promotions[pc].is_none() {
-                    targets &= enemy;
-                }
+                let targets =
+                    self.piece_targets::<RESTRAINED, CAPTURES>(pos, &sides, pc, from, list);
                 if self.promotions[pc].is_some() {
                     for to in targets {
                         self.push_promotions(pos, pc, from, to, list);
@@ -317,6 +296,72 @@ impl<const W: usize> Game<W> {
         if self.reserves.exist() {
             self.drop_moves(pos, list);
         }
+    }
+
+    /// The squares the piece of index `pc` on `from` moves to by its leaps, slides and
+    /// one-leg special moves (its double steps, a move kind of their own, are pushed to
+    /// `list`), as `piece_moves` asks with `RESTRAINED` and `CAPTURES`.
+    #[inline(always)]
+    fn piece_targets<const RESTRAINED: bool, const CAPTURES: bool>(
+        &self,
+        pos: &Position<W>,
+        sides: &Sides<W>,
+        pc: usize,
+        from: usize,
+        list: &mut MoveList,
+    ) -> Bitboard<W> {
+        let Sides {
+            own,
+            enemy,
+            occ,
+            empty,
+        } = *sides;
+        let tab = &self.tables[pc];
+        // A rule may make some squares stops (a slide or a lame leap may end on the first
+        // of them but not pass it) and limit a piece to some targets.
+        let (path_occ, limit) = if RESTRAINED {
+            let (stops, limit) = self.restraint(pos, pc, from);
+            (occ | stops, limit)
+        } else {
+            (occ, None)
+        };
+        let mut targets = (tab.leap_move[from] & empty) | (tab.leap_capture[from] & enemy);
+        for s in &tab.slides {
+            let reach = self.slide_targets(s, from, path_occ);
+            targets |= match s.mode {
+                Mode::Both => reach.andnot(own),
+                Mode::Move => reach & empty,
+                Mode::Capture => reach & enemy,
+            };
+        }
+        if tab.has_specials {
+            for s in &tab.specials[from] {
+                if CAPTURES && s.double_step {
+                    continue;
+                }
+                let to = s.to as usize;
+                let fits = match s.mode {
+                    Mode::Both => !own.has(to),
+                    Mode::Move => empty.has(to),
+                    Mode::Capture => enemy.has(to),
+                };
+                if fits && !s.path.intersects(&path_occ) {
+                    if !s.double_step {
+                        targets.set(to);
+                    } else if limit.is_none_or(|l| l.has(to)) {
+                        let skipped = s.first_skipped as usize;
+                        list.push(Move::with_aux(from, to, skipped, MoveKind::DoubleStep));
+                    }
+                }
+            }
+        }
+        if let Some(limit) = limit {
+            targets &= limit;
+        }
+        if CAPTURES && self.promotions[pc].is_none() {
+            targets &= enemy;
+        }
+        targets
     }
 
     /// Adds the move from-to with every promotion it may or must make.
@@ -588,6 +633,66 @@ impl<const W: usize> Game<W> {
         } else {
             self.legal_moves_of::<true>(pos, list);
         }
+    }
+
+    /// Whether `m` is one of `legal_moves`, tested for this move alone, so that the
+    /// search can try the table's move before generating any. Only ordinary moves are
+    /// tested (a piece's own leap, slide or one-leg special move to `to`, with the
+    /// promotion it names); for every other kind of move, and where a rule's follow-ups
+    /// or a succession are due, the answer is no and the move is found among the
+    /// generated ones. A yes is always right: the move passes the same steps as in
+    /// `legal_moves_of` (the piece's targets, its promotion choices, the rules' filters
+    /// and immunity, the royal's safety).
+    pub fn surely_legal(&self, pos: &mut Position<W>, m: Move) -> bool {
+        let (from, to) = (m.from(), m.to());
+        if m.kind() != MoveKind::Normal
+            || from >= self.squares
+            || to >= self.squares
+            || !self.valid.has(from)
+            || !self.valid.has(to)
+        {
+            return false;
+        }
+        let code = pos.board[from];
+        let us = pos.side;
+        if code == 0 || color_of(code) != us {
+            return false;
+        }
+        let royals = pos.royals(self, us);
+        if royals.is_empty() || self.settling(pos) {
+            return false;
+        }
+        let pc = code as usize - 1;
+        let sides = Sides::of(self, pos);
+        let mut list = MoveList::new();
+        let targets = if self.restraint_now(pos) {
+            self.piece_targets::<true, false>(pos, &sides, pc, from, &mut list)
+        } else {
+            self.piece_targets::<false, false>(pos, &sides, pc, from, &mut list)
+        };
+        if !targets.has(to) {
+            return false;
+        }
+        list.clear();
+        if self.promotions[pc].is_some() {
+            self.push_promotions(pos, pc, from, to, &mut list);
+        } else {
+            list.push(Move::new(from, to, MoveKind::Normal));
+        }
+        list.retain(|&mut g| g == m);
+        if list.is_empty() {
+            return false;
+        }
+        if !self.rules.is_empty() {
+            self.rule_filters(pos, &mut list);
+            if !list.contains(&m) {
+                return false;
+            }
+        }
+        if self.uses_check() && !royals.more_than_one() {
+            return self.keeps_royal_safe(pos, m, royals.first().expect("one royal"));
+        }
+        true
     }
 
     fn legal_moves_of<const CAPTURES: bool>(&self, pos: &mut Position<W>, list: &mut MoveList) {

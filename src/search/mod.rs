@@ -502,6 +502,34 @@ fn split_turns<const W: usize>(game: &Game<W>, pos: &Position<W>, line: &[Move])
     }
 }
 
+/// A node's moves as the search takes them (`Worker::next_move`): the table's move
+/// first, when it is legal, then the generated moves by their ordering keys.
+struct Picker {
+    /// The table's move, found legal and not yet tried.
+    table: Option<Move>,
+    /// The table's move was tried before the moves were generated.
+    table_tried: bool,
+    generated: bool,
+    list: MoveList,
+    /// Ordering keys of `list` (the ply's buffer, handed back after the node).
+    keys: Vec<i32>,
+    /// The first move of `list` not yet tried.
+    next: usize,
+}
+
+impl Picker {
+    fn new(keys: Vec<i32>) -> Picker {
+        Picker {
+            table: None,
+            table_tried: false,
+            generated: false,
+            list: MoveList::new(),
+            keys,
+            next: 0,
+        }
+    }
+}
+
 struct Worker<'a, const W: usize> {
     game: &'a Game<W>,
     eval: &'a Eval,
@@ -982,6 +1010,51 @@ impl<'a, const W: usize> Worker<'a, W> {
         }));
     }
 
+    /// The next move of a node to try, with its ordering key: the table's move, when it
+    /// was found legal alone, before any move is generated (when it cuts the node off,
+    /// as it mostly does, nothing else is generated or ordered); then the legal moves,
+    /// best key first, the table's move left out. The moves come in the order they
+    /// would come if all were generated first: the table's move heads that order.
+    fn next_move(
+        &mut self,
+        picker: &mut Picker,
+        tt_move: Option<Move>,
+        ply: usize,
+    ) -> Option<(Move, i32)> {
+        if let Some(m) = picker.table.take() {
+            picker.table_tried = true;
+            return Some((m, TT_KEY));
+        }
+        let Picker {
+            list, keys, next, ..
+        } = picker;
+        if !picker.generated {
+            picker.generated = true;
+            self.game.legal_moves(&mut self.pos, list);
+            self.order(list, tt_move, ply, keys);
+            if picker.table_tried {
+                let j = list.iter().position(|&m| Some(m) == tt_move);
+                debug_assert!(j.is_some(), "a move surely_legal passed is generated");
+                if let Some(j) = j {
+                    list.swap(0, j);
+                    keys.swap(0, j);
+                    *next = 1;
+                }
+            }
+        }
+        let i = *next;
+        if i >= list.len() {
+            return None;
+        }
+        let j = (i..list.len())
+            .max_by_key(|&j| keys[j])
+            .expect("non-empty range");
+        list.swap(i, j);
+        keys.swap(i, j);
+        *next += 1;
+        Some((list[i], keys[i]))
+    }
+
     #[inline]
     fn history_index(&self, m: Move) -> usize {
         let code = self.pos.mover(m).max(1);
@@ -1199,10 +1272,12 @@ impl<'a, const W: usize> Worker<'a, W> {
                 return s_beta;
             }
         }
-        let mut list = MoveList::new();
-        g.legal_moves(&mut self.pos, &mut list);
-        let mut keys = std::mem::take(&mut self.keys[ply]);
-        self.order(&list, tt_move, ply, &mut keys);
+        let mut picker = Picker::new(std::mem::take(&mut self.keys[ply]));
+        if let Some(m) = tt_move
+            && g.surely_legal(&mut self.pos, m)
+        {
+            picker.table = Some(m);
+        }
         let repetition_illegal = g.spec.repetition_rule.forbids(in_check);
         let mut best = -INF;
         let mut best_move = None;
@@ -1211,18 +1286,11 @@ impl<'a, const W: usize> Worker<'a, W> {
         let mut tried: ArrayVec<Move, 64> = ArrayVec::new();
         let original_alpha = alpha;
         let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
-        for i in 0..list.len() {
-            let j = (i..list.len())
-                .max_by_key(|&j| keys[j])
-                .expect("non-empty range");
-            list.swap(i, j);
-            keys.swap(i, j);
-            let m = list[i];
+        while let Some((m, key_of_move)) = self.next_move(&mut picker, tt_move, ply) {
             if (ply == 0 && self.left_out(m)) || Some(m) == excluded {
                 continue;
             }
             let quiet = !self.is_capture(m) && m.promotes_to().is_none();
-            let key_of_move = keys[i];
             // Pruning of moves that are unlikely to matter, never before a move has
             // scored above a mate against us.
             if ply > 0 && !in_check && best > -MATE_BOUND && legal > 0 {
@@ -1301,7 +1369,7 @@ impl<'a, const W: usize> Worker<'a, W> {
             }
             self.pos.unmake(self.game, m, u);
             if self.stopped {
-                self.keys[ply] = keys;
+                self.keys[ply] = picker.keys;
                 return 0;
             }
             if score > best {
@@ -1322,7 +1390,7 @@ impl<'a, const W: usize> Worker<'a, W> {
                 tried.push(m);
             }
         }
-        self.keys[ply] = keys;
+        self.keys[ply] = picker.keys;
         if legal == 0 {
             // Without the excluded move there may be nothing left: that says nothing of
             // the node.

@@ -622,6 +622,15 @@ impl<const W: usize> Game<W> {
     /// removal of captures of immune pieces, and their added moves.
     #[inline(never)]
     pub(crate) fn rule_moves(&self, pos: &mut Position<W>, list: &mut MoveList) {
+        self.rule_filters(pos, list);
+        for r in &self.rules.list {
+            r.add_moves(self, pos, list);
+        }
+    }
+
+    /// The rules' filters of pseudo-legal moves, and the removal of captures of immune
+    /// pieces (a filter may add moves of its rule's own: ShoFIDEgi's en passant).
+    pub(crate) fn rule_filters(&self, pos: &mut Position<W>, list: &mut MoveList) {
         for r in &self.rules.list {
             r.filter_moves(self, pos, list);
         }
@@ -639,9 +648,6 @@ impl<const W: usize> Game<W> {
                     };
                 !takes
             });
-        }
-        for r in &self.rules.list {
-            r.add_moves(self, pos, list);
         }
     }
 
