@@ -113,6 +113,30 @@ fn variant_results_reach_the_tree() {
     assert!(score <= -RULE_WIN + 10, "{score}");
 }
 
+/// With helper threads the deepest completed iteration is played, a helper's when it
+/// finished the depth limit first: the last line reported is then the helper's, so that
+/// the move played never differs from the variation a GUI last showed.
+#[test]
+fn the_last_line_reported_begins_with_the_move_played() {
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let any = AnyGame::builtin("chess").unwrap();
+    with_width!(&any, g => {
+        let pos = Position::from_fen(g, fen).unwrap();
+        let eval = Eval::new(g);
+        for _ in 0..8 {
+            let tt = Table::new(8);
+            let stop = AtomicBool::new(false);
+            let ctx = Context { game: g, eval: &eval, tt: &tt, stop: &stop };
+            let mut last = None;
+            let r = search::search(&ctx, &pos, &depth(7), 3, &mut |i| {
+                last = Some((i.depth, i.pv.first().copied(), i.score))
+            });
+            let (d, first, score) = last.expect("a line reported");
+            assert_eq!((d, first, score), (r.depth, r.best, r.score));
+        }
+    });
+}
+
 #[test]
 fn one_thread_is_deterministic() {
     let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";

@@ -230,6 +230,8 @@ pub struct SearchResult {
     pub ponder_turn: Option<Vec<Move>>,
     pub score: i32,
     pub depth: i32,
+    /// The deepest ply the completed iteration reached.
+    pub seldepth: usize,
     pub nodes: u64,
     pub time: Duration,
     /// A panic caught in one of the search's threads, and what the result is then.
@@ -247,6 +249,7 @@ impl SearchResult {
             ponder_turn: None,
             score: 0,
             depth: 0,
+            seldepth: 0,
             nodes: 0,
             time: Duration::ZERO,
             fault: None,
@@ -417,11 +420,13 @@ fn run_threads<const W: usize>(
     });
     // The deepest completed iteration wins; the main thread on a tie.
     let mut best = main;
+    let mut helper_won = false;
     for h in helpers {
         match h {
             Ok(h) if h.depth > best.depth && h.best.is_some() => {
                 let fault = best.fault.take();
                 best = SearchResult { fault, ..h };
+                helper_won = true;
             }
             Ok(_) => {}
             Err(fault) => {
@@ -438,6 +443,21 @@ fn run_threads<const W: usize>(
         let mut turns = split_turns(game, pos, &best.pv).into_iter();
         best.turn = turns.next().unwrap_or_else(|| vec![b]);
         best.ponder_turn = turns.next();
+        // The last line the main thread reported is not the one played: the line played
+        // is reported, so that a GUI shows the move with its own score and variation.
+        if helper_won {
+            report(&Info {
+                multipv: 1,
+                depth: best.depth,
+                seldepth: best.seldepth,
+                score: best.score,
+                nodes: best.nodes,
+                time: best.time,
+                hashfull: tt.hashfull(),
+                turns: split_turns(game, pos, &best.pv),
+                pv: best.pv.clone(),
+            });
+        }
     }
     best
 }
@@ -704,6 +724,7 @@ impl<'a, const W: usize> Worker<'a, W> {
             score = s;
             result.score = s;
             result.depth = depth;
+            result.seldepth = self.seldepth;
             self.completed_depth = depth;
             if self.id == 0 {
                 self.flush_nodes();
