@@ -645,12 +645,8 @@ impl<const W: usize> Game<W> {
     /// and immunity, the royal's safety).
     pub fn surely_legal(&self, pos: &mut Position<W>, m: Move) -> bool {
         let (from, to) = (m.from(), m.to());
-        if m.kind() != MoveKind::Normal
-            || from >= self.squares
-            || to >= self.squares
-            || !self.valid.has(from)
-            || !self.valid.has(to)
-        {
+        // A square off the board holds no piece and is no piece's target.
+        if m.kind() != MoveKind::Normal || from >= self.squares || to >= self.squares {
             return false;
         }
         let code = pos.board[from];
@@ -674,16 +670,18 @@ impl<const W: usize> Game<W> {
             return false;
         }
         list.clear();
-        if self.promotions[pc].is_some() {
+        let offered = if self.promotions[pc].is_some() {
             self.push_promotions(pos, pc, from, to, &mut list);
+            list.contains(&m)
         } else {
-            list.push(Move::new(from, to, MoveKind::Normal));
-        }
-        list.retain(|&mut g| g == m);
-        if list.is_empty() {
+            m == Move::new(from, to, MoveKind::Normal)
+        };
+        if !offered {
             return false;
         }
         if !self.rules.is_empty() {
+            list.clear();
+            list.push(m);
             self.rule_filters(pos, &mut list);
             if !list.contains(&m) {
                 return false;

@@ -440,13 +440,11 @@ fn run_threads<const W: usize>(
         if best.pv.first() != Some(&b) {
             best.pv = vec![b];
         }
-        let mut turns = split_turns(game, pos, &best.pv).into_iter();
-        best.turn = turns.next().unwrap_or_else(|| vec![b]);
-        best.ponder_turn = turns.next();
+        let mut turns = split_turns(game, pos, &best.pv);
         // The last line the main thread reported is not the one played: the line played
         // is reported, so that a GUI shows the move with its own score and variation.
         if helper_won {
-            report(&Info {
+            let info = Info {
                 multipv: 1,
                 depth: best.depth,
                 seldepth: best.seldepth,
@@ -454,10 +452,15 @@ fn run_threads<const W: usize>(
                 nodes: best.nodes,
                 time: best.time,
                 hashfull: tt.hashfull(),
-                turns: split_turns(game, pos, &best.pv),
+                turns,
                 pv: best.pv.clone(),
-            });
+            };
+            report(&info);
+            turns = info.turns;
         }
+        let mut turns = turns.into_iter();
+        best.turn = turns.next().unwrap_or_else(|| vec![b]);
+        best.ponder_turn = turns.next();
     }
     best
 }
@@ -525,11 +528,10 @@ fn split_turns<const W: usize>(game: &Game<W>, pos: &Position<W>, line: &[Move])
 /// A node's moves as the search takes them (`Worker::next_move`): the table's move
 /// first, when it is legal, then the generated moves by their ordering keys.
 struct Picker {
-    /// The table's move, found legal and not yet tried.
-    table: Option<Move>,
-    /// The table's move was tried before the moves were generated.
-    table_tried: bool,
-    generated: bool,
+    stage: Stage,
+    tt_move: Option<Move>,
+    /// The table's move is tried before the moves are generated.
+    table_first: bool,
     list: MoveList,
     /// Ordering keys of `list` (the ply's buffer, handed back after the node).
     keys: Vec<i32>,
@@ -537,12 +539,24 @@ struct Picker {
     next: usize,
 }
 
+/// Where a `Picker` stands.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    TableMove,
+    Generate,
+    Ordered,
+}
+
 impl Picker {
-    fn new(keys: Vec<i32>) -> Picker {
+    fn new(keys: Vec<i32>, tt_move: Option<Move>, table_first: bool) -> Picker {
         Picker {
-            table: None,
-            table_tried: false,
-            generated: false,
+            stage: if table_first {
+                Stage::TableMove
+            } else {
+                Stage::Generate
+            },
+            tt_move,
+            table_first,
             list: MoveList::new(),
             keys,
             next: 0,
@@ -1036,32 +1050,35 @@ impl<'a, const W: usize> Worker<'a, W> {
     /// as it mostly does, nothing else is generated or ordered); then the legal moves,
     /// best key first, the table's move left out. The moves come in the order they
     /// would come if all were generated first: the table's move heads that order.
-    fn next_move(
-        &mut self,
-        picker: &mut Picker,
-        tt_move: Option<Move>,
-        ply: usize,
-    ) -> Option<(Move, i32)> {
-        if let Some(m) = picker.table.take() {
-            picker.table_tried = true;
-            return Some((m, TT_KEY));
-        }
+    fn next_move(&mut self, picker: &mut Picker, ply: usize) -> Option<(Move, i32)> {
         let Picker {
-            list, keys, next, ..
+            stage,
+            tt_move,
+            table_first,
+            list,
+            keys,
+            next,
         } = picker;
-        if !picker.generated {
-            picker.generated = true;
-            self.game.legal_moves(&mut self.pos, list);
-            self.order(list, tt_move, ply, keys);
-            if picker.table_tried {
-                let j = list.iter().position(|&m| Some(m) == tt_move);
-                debug_assert!(j.is_some(), "a move surely_legal passed is generated");
-                if let Some(j) = j {
-                    list.swap(0, j);
-                    keys.swap(0, j);
-                    *next = 1;
+        match *stage {
+            Stage::TableMove => {
+                *stage = Stage::Generate;
+                return tt_move.map(|m| (m, TT_KEY));
+            }
+            Stage::Generate => {
+                *stage = Stage::Ordered;
+                self.game.legal_moves(&mut self.pos, list);
+                self.order(list, *tt_move, ply, keys);
+                if *table_first {
+                    let j = list.iter().position(|&m| Some(m) == *tt_move);
+                    debug_assert!(j.is_some(), "a move surely_legal passed is generated");
+                    if let Some(j) = j {
+                        list.swap(0, j);
+                        keys.swap(0, j);
+                        *next = 1;
+                    }
                 }
             }
+            Stage::Ordered => {}
         }
         let i = *next;
         if i >= list.len() {
@@ -1293,12 +1310,8 @@ impl<'a, const W: usize> Worker<'a, W> {
                 return s_beta;
             }
         }
-        let mut picker = Picker::new(std::mem::take(&mut self.keys[ply]));
-        if let Some(m) = tt_move
-            && g.surely_legal(&mut self.pos, m)
-        {
-            picker.table = Some(m);
-        }
+        let table_first = tt_move.is_some_and(|m| g.surely_legal(&mut self.pos, m));
+        let mut picker = Picker::new(std::mem::take(&mut self.keys[ply]), tt_move, table_first);
         let repetition_illegal = g.spec.repetition_rule.forbids(in_check);
         let mut best = -INF;
         let mut best_move = None;
@@ -1307,7 +1320,7 @@ impl<'a, const W: usize> Worker<'a, W> {
         let mut tried: ArrayVec<Move, 64> = ArrayVec::new();
         let original_alpha = alpha;
         let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
-        while let Some((m, key_of_move)) = self.next_move(&mut picker, tt_move, ply) {
+        while let Some((m, key_of_move)) = self.next_move(&mut picker, ply) {
             if (ply == 0 && self.left_out(m)) || Some(m) == excluded {
                 continue;
             }
