@@ -796,6 +796,41 @@ fn uci_a_rejected_position_changes_nothing() {
 }
 
 #[test]
+fn uci_the_variant_set_again_starts_over_with_its_rules() {
+    // cutechess-cli and GUIs send the variant before every game: the one in use, named
+    // again in any case, is set up at its start, and keeps the rules chosen for it.
+    let fen = "S7/2S2M(S)2/8/4k1s1/6S1/3S4/8/K7[] w - - 0 30";
+    let mut e = Engine::uci();
+    e.send("setoption name UCI_Variant value littlegreat");
+    e.send("setoption name VariantRules value spear_promotion=forced");
+    e.send("position startpos");
+    let board = |e: &mut Engine| -> Vec<String> {
+        e.send("d");
+        let out = e.until(|l| l.contains("to move"));
+        out.into_iter().filter(|l| !l.starts_with("info")).collect()
+    };
+    let start = board(&mut e);
+    e.send("go depth 1");
+    let best = bestmove(&e.until(|l| l.starts_with("bestmove")));
+    e.send(&format!("position startpos moves {best}"));
+    assert_ne!(board(&mut e), start);
+    e.send("setoption name UCI_Variant value LittleGreat");
+    let info = e.until(|l| l.starts_with("info string"));
+    assert!(
+        info.last()
+            .unwrap()
+            .starts_with("info string variant LittleGreat rules spear_promotion=forced "),
+        "{info:?}"
+    );
+    assert_eq!(board(&mut e), start);
+    e.send(&format!("position fen {fen}"));
+    e.send("go perft 1");
+    let out = e.until(|l| l.starts_with("Nodes searched"));
+    assert_eq!(out.last().unwrap(), "Nodes searched: 31", "{out:?}");
+    e.quit();
+}
+
+#[test]
 fn uci_searchmoves_and_mate() {
     let mut e = Engine::uci();
     e.send("position startpos");
