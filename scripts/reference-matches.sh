@@ -10,6 +10,8 @@
 # Engines: Debian's hachu, fairymax and fairy-stockfish (installed if missing, as root);
 # Sho needs Fairy-Stockfish built from its source (Debian's 11.1 has no `shoshogi`): set
 # FSF_SOURCE to that binary. KIRIN names a kirin binary (default: built here).
+# CONCURRENCY (default 1) games of a match at once: 2 fills the two cores, each game
+# having one engine thinking at a time.
 # Output: target/matches/<match>.pgn and .log, and the score lines on standard output.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,7 +46,7 @@ run() { # name, then kirin match's words
   local name=$1; shift
   rm -f "$OUT/$name.pgn"
   echo "== $name: kirin match $*" | sed "s|$KIRIN|kirin|g"
-  "$KIRIN" match "$@" -pgnout "$OUT/$name.pgn" -ratinginterval 0 >"$OUT/$name.log" 2>&1 || true
+  "$KIRIN" match "$@" -concurrency "${CONCURRENCY:-1}" -pgnout "$OUT/$name.pgn" -ratinginterval 0 >"$OUT/$name.log" 2>&1 || true
   grep -E '^(Score of|White wins|Elo difference|Ptnml|SPRT|Finished match)' "$OUT/$name.log" \
     | tail -6 || true
   grep -h '^\[Termination' "$OUT/$name.pgn" | sort | uniq -c || true
