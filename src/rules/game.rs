@@ -154,6 +154,11 @@ pub struct Game<const W: usize> {
     pub reverse_leaps: Vec<Bitboard<W>>,
     /// Pieces with leap captures, per colour.
     pub leap_attackers: [Vec<usize>; 2],
+    /// `leap_reach[colour][sq]`: the squares from which some piece of the colour leaps
+    /// onto `sq` capturing (`reverse_leaps` of all its types at once), so that attack
+    /// detection and exchange evaluation look at the pieces there instead of at every
+    /// leaping type.
+    pub leap_reach: [Vec<Bitboard<W>>; 2],
     /// `slide_capture[piece * dirs + dir]`: the capturing slide of `piece` along `dir`.
     pub slide_capture: Vec<Option<Slide>>,
     /// Directions along which some piece of the colour captures by sliding.
@@ -223,6 +228,7 @@ impl<const W: usize> Game<W> {
             ray_lists: Vec::new(),
             reverse_leaps: Vec::new(),
             leap_attackers: [Vec::new(), Vec::new()],
+            leap_reach: [Vec::new(), Vec::new()],
             slide_capture: Vec::new(),
             attack_dirs: [Vec::new(), Vec::new()],
             complex_attackers: [Vec::new(), Vec::new()],
@@ -869,6 +875,7 @@ impl<const W: usize> Game<W> {
         let n = self.squares;
         let nd = self.dirs.len();
         self.reverse_leaps = vec![Bitboard::EMPTY; 2 * self.types * n];
+        self.leap_reach = [vec![Bitboard::EMPTY; n], vec![Bitboard::EMPTY; n]];
         self.slide_capture = vec![None; 2 * self.types * nd];
         for pc in 0..2 * self.types {
             let color = color_of_piece(pc);
@@ -877,6 +884,7 @@ impl<const W: usize> Game<W> {
             for from in 0..n {
                 for to in tab.leap_capture[from].iter() {
                     self.reverse_leaps[pc * n + to].set(from);
+                    self.leap_reach[color][to].set(from);
                     leaps = true;
                 }
             }

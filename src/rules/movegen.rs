@@ -132,8 +132,11 @@ impl<const W: usize> Game<W> {
             return self.attacked_under_restraint(pos, sq, by);
         }
         let n = self.squares;
-        for &pc in &self.leap_attackers[by] {
-            if self.reverse_leaps[pc * n + sq].intersects(&pos.by_piece[pc]) {
+        // The pieces of `by` on squares some leap of its comes from, usually none or a
+        // few: each is asked whether its own leaps reach, instead of every leaping type.
+        for from in self.leap_reach[by][sq] & pos.by_color[by] {
+            let pc = pos.board[from] as usize - 1;
+            if self.reverse_leaps[pc * n + sq].has(from) {
                 return true;
             }
         }
