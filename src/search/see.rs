@@ -53,7 +53,7 @@ fn least_valuable_attacker<const W: usize>(
 /// The exchange value of `m` for the side making it: for a move that captures nothing,
 /// minus what the moved piece loses on its new square (0 if it is safe there).
 pub fn see<const W: usize>(game: &Game<W>, eval: &Eval, pos: &Position<W>, m: Move) -> i32 {
-    let (from, to) = (m.from(), m.to());
+    let to = m.to();
     if m.kind() != MoveKind::Normal {
         return match m.kind() {
             MoveKind::TwoLeg | MoveKind::EnPassant | MoveKind::MultiLeg => game
@@ -67,6 +67,22 @@ pub fn see<const W: usize>(game: &Game<W>, eval: &Eval, pos: &Position<W>, m: Mo
     if game.restraint_now(pos) {
         return restrained_see(game, eval, pos, m);
     }
+    exchange(eval, pos, m, |side, occ| {
+        least_valuable_attacker(game, eval, pos, to, side, occ)
+    })
+}
+
+/// The exchange on the square of the ordinary move `m`, the attackers found by
+/// `least_valuable(side, occ)`: each side recaptures with its least valuable attacker
+/// while that pays, and the gains are folded back from the last capture.
+#[inline(always)]
+fn exchange<const W: usize>(
+    eval: &Eval,
+    pos: &Position<W>,
+    m: Move,
+    mut least_valuable: impl FnMut(Color, Bitboard<W>) -> Option<(usize, i32)>,
+) -> i32 {
+    let (from, to) = (m.from(), m.to());
     let mut gain = [0i32; 64];
     gain[0] = eval.value_of(pos.board[to]);
     let mut on_square = match m.promotes_to() {
@@ -81,7 +97,7 @@ pub fn see<const W: usize>(game: &Game<W>, eval: &Eval, pos: &Position<W>, m: Mo
     let mut side = pos.side.opposite();
     let mut d = 0;
     while d < 63 {
-        let Some((sq, value)) = least_valuable_attacker(game, eval, pos, to, side, occ) else {
+        let Some((sq, value)) = least_valuable(side, occ) else {
             break;
         };
         d += 1;
@@ -137,9 +153,8 @@ mod tests {
         pos: &Position<W>,
         m: Move,
     ) -> i32 {
-        let (from, to) = (m.from(), m.to());
-        let n = game.squares;
-        let least_valuable = |side: Color, occ: Bitboard<W>| {
+        let (to, n) = (m.to(), game.squares);
+        exchange(eval, pos, m, |side, occ| {
             let mut best: Option<(usize, i32)> = None;
             let mut consider = |sq: usize| {
                 let v = eval.value_of(pos.board[sq]);
@@ -159,38 +174,7 @@ mod tests {
                 }
             }
             best
-        };
-        let mut gain = [0i32; 64];
-        gain[0] = eval.value_of(pos.board[to]);
-        let mut on_square = match m.promotes_to() {
-            Some(p) => {
-                gain[0] += eval.values[type_of_piece(p)] - eval.value_of(pos.board[from]);
-                eval.values[type_of_piece(p)]
-            }
-            None => eval.value_of(pos.board[from]),
-        };
-        let mut occ = pos.occupied();
-        occ.clear(from);
-        let mut side = pos.side.opposite();
-        let mut d = 0;
-        while d < 63 {
-            let Some((sq, value)) = least_valuable(side, occ) else {
-                break;
-            };
-            d += 1;
-            gain[d] = on_square - gain[d - 1];
-            if (-gain[d - 1]).max(gain[d]) < 0 {
-                break;
-            }
-            occ.clear(sq);
-            on_square = value;
-            side = side.opposite();
-        }
-        while d > 0 {
-            gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
-            d -= 1;
-        }
-        gain[0]
+        })
     }
 
     /// Looking for leapers among the pieces on `leap_reach` gives the exchange that
