@@ -152,13 +152,11 @@ pub struct Game<const W: usize> {
     /// `reverse_leaps[piece * squares + sq]`: squares from which `piece` leaps onto `sq`
     /// capturing.
     pub reverse_leaps: Vec<Bitboard<W>>,
-    /// Pieces with leap captures, per colour.
-    pub leap_attackers: [Vec<usize>; 2],
-    /// `leap_reach[colour][sq]`: the squares from which some piece of the colour leaps
+    /// `leap_sources[colour][sq]`: the squares from which some piece of the colour leaps
     /// onto `sq` capturing (`reverse_leaps` of all its types at once), so that attack
     /// detection and exchange evaluation look at the pieces there instead of at every
-    /// leaping type.
-    pub leap_reach: [Vec<Bitboard<W>>; 2],
+    /// leaping type (`Game::leapers_onto`).
+    pub leap_sources: [Vec<Bitboard<W>>; 2],
     /// `slide_capture[piece * dirs + dir]`: the capturing slide of `piece` along `dir`.
     pub slide_capture: Vec<Option<Slide>>,
     /// Directions along which some piece of the colour captures by sliding.
@@ -227,8 +225,7 @@ impl<const W: usize> Game<W> {
             rays: Vec::new(),
             ray_lists: Vec::new(),
             reverse_leaps: Vec::new(),
-            leap_attackers: [Vec::new(), Vec::new()],
-            leap_reach: [Vec::new(), Vec::new()],
+            leap_sources: [Vec::new(), Vec::new()],
             slide_capture: Vec::new(),
             attack_dirs: [Vec::new(), Vec::new()],
             complex_attackers: [Vec::new(), Vec::new()],
@@ -875,21 +872,16 @@ impl<const W: usize> Game<W> {
         let n = self.squares;
         let nd = self.dirs.len();
         self.reverse_leaps = vec![Bitboard::EMPTY; 2 * self.types * n];
-        self.leap_reach = [vec![Bitboard::EMPTY; n], vec![Bitboard::EMPTY; n]];
+        self.leap_sources = [vec![Bitboard::EMPTY; n], vec![Bitboard::EMPTY; n]];
         self.slide_capture = vec![None; 2 * self.types * nd];
         for pc in 0..2 * self.types {
             let color = color_of_piece(pc);
             let tab = &self.tables[pc];
-            let mut leaps = false;
             for from in 0..n {
                 for to in tab.leap_capture[from].iter() {
                     self.reverse_leaps[pc * n + to].set(from);
-                    self.leap_reach[color][to].set(from);
-                    leaps = true;
+                    self.leap_sources[color][to].set(from);
                 }
-            }
-            if leaps {
-                self.leap_attackers[color].push(pc);
             }
             for s in tab.slides.iter().filter(|s| s.mode.can_capture()) {
                 self.slide_capture[pc * nd + s.dir as usize] = Some(*s);

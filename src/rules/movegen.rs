@@ -123,6 +123,29 @@ impl<const W: usize> Game<W> {
         (dist >= s.min as usize && (s.max == 0 || dist <= s.max as usize)).then_some(b)
     }
 
+    /// The pieces of colour `by` within `among` that capture on `sq` by a leap, as their
+    /// square and piece index, lowest square first. Only the pieces on the squares some
+    /// leap of that colour comes from are asked, usually none or a few, instead of every
+    /// leaping type.
+    #[inline(always)]
+    pub fn leapers_onto(
+        &self,
+        pos: &Position<W>,
+        sq: usize,
+        by: Color,
+        among: Bitboard<W>,
+    ) -> impl Iterator<Item = (usize, usize)> {
+        let n = self.squares;
+        (self.leap_sources[by][sq] & pos.by_color[by] & among)
+            .into_iter()
+            .filter_map(move |from| {
+                let pc = pos.board[from] as usize - 1;
+                self.reverse_leaps[pc * n + sq]
+                    .has(from)
+                    .then_some((from, pc))
+            })
+    }
+
     /// True when a piece of colour `by` attacks `sq` (could capture a royal there).
     pub fn attacked(&self, pos: &Position<W>, sq: usize, by: Color) -> bool {
         if self.rules.sanctuary.has(sq) {
@@ -131,14 +154,8 @@ impl<const W: usize> Game<W> {
         if self.restraint_now(pos) {
             return self.attacked_under_restraint(pos, sq, by);
         }
-        let n = self.squares;
-        // The pieces of `by` on squares some leap of its comes from, usually none or a
-        // few: each is asked whether its own leaps reach, instead of every leaping type.
-        for from in self.leap_reach[by][sq] & pos.by_color[by] {
-            let pc = pos.board[from] as usize - 1;
-            if self.reverse_leaps[pc * n + sq].has(from) {
-                return true;
-            }
+        if self.leapers_onto(pos, sq, by, self.valid).next().is_some() {
+            return true;
         }
         let occ = pos.occupied();
         for &d in &self.attack_dirs[by] {

@@ -13,10 +13,9 @@ use crate::rules::position::Position;
 /// the cheapest in the order of the game's tables (leaping types in index order, each on
 /// its lowest square, then slide directions), so that ties break as they always have.
 ///
-/// The leapers are looked for among the pieces of `side` on the squares any of its leaps
-/// comes from (`Game::leap_reach`), usually none or a few, rather than type by type: a
-/// large game has dozens of leaping types, and this runs at every capture of every
-/// exchange.
+/// The leapers come from `Game::leapers_onto`, which asks only the pieces standing where
+/// a leap comes from: a large game has dozens of leaping types, and this runs at every
+/// capture of every exchange.
 fn least_valuable_attacker<const W: usize>(
     game: &Game<W>,
     eval: &Eval,
@@ -25,14 +24,9 @@ fn least_valuable_attacker<const W: usize>(
     side: Color,
     occ: Bitboard<W>,
 ) -> Option<(usize, i32)> {
-    let n = game.squares;
     // The cheapest leaper as (value, piece index, square).
     let mut leaper: Option<(i32, usize, usize)> = None;
-    for from in game.leap_reach[side][sq] & pos.by_color[side] & occ {
-        let pc = pos.board[from] as usize - 1;
-        if !game.reverse_leaps[pc * n + sq].has(from) {
-            continue;
-        }
+    for (from, pc) in game.leapers_onto(pos, sq, side, occ) {
         let v = eval.values[type_of_piece(pc)];
         if leaper.is_none_or(|(bv, bpc, _)| v < bv || (v == bv && pc < bpc)) {
             leaper = Some((v, pc, from));
@@ -140,13 +134,14 @@ fn restrained_see<const W: usize>(game: &Game<W>, eval: &Eval, pos: &Position<W>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::color_of_piece;
     use crate::variants::AnyGame;
     use crate::with_width;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    /// The exchange worked out the slow way, as kirin did before `Game::leap_reach`: at
-    /// every capture, every leaping type of the tables looked at.
+    /// The exchange worked out the slow way, as kirin did before `Game::leap_sources`: at
+    /// every capture, every piece type of the side looked at for a leap.
     fn reference_see<const W: usize>(
         game: &Game<W>,
         eval: &Eval,
@@ -162,7 +157,7 @@ mod tests {
                     best = Some((sq, v));
                 }
             };
-            for &pc in &game.leap_attackers[side] {
+            for pc in (0..2 * game.types).filter(|&pc| color_of_piece(pc) == side) {
                 if let Some(sq) = (game.reverse_leaps[pc * n + to] & pos.by_piece[pc] & occ).first()
                 {
                     consider(sq);
@@ -177,9 +172,10 @@ mod tests {
         })
     }
 
-    /// Looking for leapers among the pieces on `leap_reach` gives the exchange that
-    /// looking at every leaping type gives, for every ordinary move of random games of every built-in game
-    /// (captures preferred, so that the boards fill with exchanges and x-rays).
+    /// Looking for leapers among the pieces on `leap_sources` gives the exchange that
+    /// looking at every piece type gives, for every ordinary move of random games of
+    /// every built-in game (captures preferred, so that the boards fill with exchanges
+    /// and x-rays).
     #[test]
     fn leapers_found_by_reach_give_the_scanned_exchange() {
         let mut rng = ChaCha8Rng::seed_from_u64(11);
@@ -197,14 +193,16 @@ mod tests {
                     game.legal_moves(&mut pos, &mut list);
                     if !game.restraint_now(&pos) {
                         for &m in list.iter().filter(|m| m.kind() == MoveKind::Normal) {
-                            let (fast, slow) = (see(game, &eval, &pos, m), reference_see(game, &eval, &pos, m));
+                            let fast = see(game, &eval, &pos, m);
+                            let slow = reference_see(game, &eval, &pos, m);
                             assert_eq!(fast, slow, "{} {m:?}", spec.name);
                             compared += 1;
                         }
                     }
                     let captures: Vec<Move> =
                         list.iter().copied().filter(|&m| pos.board[m.to()] != 0).collect();
-                    let pool = if !captures.is_empty() && rng.gen_bool(0.6) { &captures[..] } else { &list[..] };
+                    let prefer_capture = !captures.is_empty() && rng.gen_bool(0.6);
+                    let pool = if prefer_capture { &captures[..] } else { &list[..] };
                     let Some(&m) = pool.get(rng.gen_range(0..pool.len().max(1))) else {
                         break;
                     };
