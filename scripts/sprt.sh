@@ -8,7 +8,15 @@
 # 600) games in pairs with colours reversed, from openings made by `kirin openings`
 # (kept in target/sprt/), two games at a time; the test stops at the SPRT's bounds
 # ([ELO0, ELO1], default [0, 10], alpha = beta = 0.05). Extra words for `kirin match` can
-# be given in MATCH_ARGS (e.g. a -rule). The PGN and the log go to target/sprt/.
+# be given in MATCH_ARGS (e.g. a -rule), engine options of one side in NEW_OPTIONS and
+# BASE_OPTIONS, and CONCURRENCY (default 2) sets the games at once. Two threads against
+# one, the same binary on both sides, one game at a time so that the two threads have
+# the two cores:
+#
+#   NEW_OPTIONS=option.Threads=2 CONCURRENCY=1 MATCH_ARGS="-maxmoves 200 -draw movenumber=60
+#   movecount=8 score=10 -resign movecount=4 score=1000" scripts/sprt.sh K K courier 10+0.1 300 0 25
+#
+# The PGN and the log go to target/sprt/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 NEW=$1
@@ -26,8 +34,8 @@ OPENINGS="$OUT/$VARIANT-openings.epd"
 NAME="$VARIANT-$(date +%H%M%S)"
 # shellcheck disable=SC2086
 "$NEW" match -variant "$VARIANT" ${MATCH_ARGS:-} \
-  -engine cmd="$NEW" name=new -engine cmd="$BASE" name=base \
-  -each tc="$TC" -games 2 -rounds $((MAX / 2)) -repeat -concurrency 2 \
+  -engine cmd="$NEW" name=new ${NEW_OPTIONS:-} -engine cmd="$BASE" name=base ${BASE_OPTIONS:-} \
+  -each tc="$TC" -games 2 -rounds $((MAX / 2)) -repeat -concurrency "${CONCURRENCY:-2}" \
   -openings file="$OPENINGS" format=epd order=random -srand 7 \
   -sprt elo0="$ELO0" elo1="$ELO1" alpha=0.05 beta=0.05 -ratinginterval 20 \
   -pgnout "$OUT/$NAME.pgn" >"$OUT/$NAME.log" 2>&1 || true
