@@ -6,10 +6,10 @@
 #
 # NEW and BASE are kirin binaries; TC defaults to 3+0.03; at most MAX_GAMES (default
 # 600) games in pairs with colours reversed, from openings made by `kirin openings`
-# (kept in target/sprt/), two games at a time; the test stops at the SPRT's bounds
-# ([ELO0, ELO1], default [0, 10], alpha = beta = 0.05). Extra words for `kirin match` can
-# be given in MATCH_ARGS (e.g. a -rule), engine options of one side in NEW_OPTIONS and
-# BASE_OPTIONS, and CONCURRENCY (default 2) sets the games at once. Two threads against
+# (kept in target/sprt/), CONCURRENCY games at a time (default 2); the test stops at the
+# SPRT's bounds ([ELO0, ELO1], default [0, 10], alpha = beta = 0.05). Extra words for
+# `kirin match` can be given in MATCH_ARGS (e.g. a -rule), and engine options of one side
+# in NEW_OPTIONS and BASE_OPTIONS. Two threads against
 # one, the same binary on both sides, one game at a time so that the two threads have
 # the two cores:
 #
