@@ -82,7 +82,8 @@ fn hook(info: &PanicHookInfo) {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fault {
     /// `search-panic`: the main thread of the next search panics as it begins its
-    /// second iteration (after one completed iteration).
+    /// second iteration (after one completed iteration). A search that ends before,
+    /// as when a helper reaches the depth limit first, never reaches the point.
     SearchPanic,
     /// `helper-panic`: a helper thread of the next search on several threads panics
     /// as it starts.
