@@ -259,14 +259,12 @@ fn cecp_move(out: &[String]) -> String {
 /// the game goes on.
 #[test]
 fn cecp_search_panic_is_answered_and_the_engine_serves_on() {
-    for fault in ["search-panic", "helper-panic"] {
+    // The main thread's fault on one thread: beside a helper it could be missed, since a
+    // helper that reaches the depth limit (`sd 3`) first ends the search before the main
+    // thread begins its second iteration. The helper's fault wants a helper.
+    for (fault, cores) in [("search-panic", 1), ("helper-panic", 2)] {
         let mut e = xboard_with_fault(fault);
-        // Only the helper's fault wants a helper. With one beside it, the main thread's
-        // fault could be missed: a helper that reaches the depth limit (`sd 3`) first
-        // ends the search before the main thread begins its second iteration.
-        if fault == "helper-panic" {
-            e.send("cores 2");
-        }
+        e.send(&format!("cores {cores}"));
         e.send("usermove e2e4");
         let out = e.until(|l| l.starts_with("move "));
         let told: Vec<_> = out
