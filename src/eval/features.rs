@@ -57,6 +57,10 @@ impl Eval {
         let occ = pos.occupied();
         let restrained = game.restraint_now(pos);
         let royals = [pos.royals(game, WHITE), pos.royals(game, BLACK)];
+        if self.cannot_mate(pos, &royals) {
+            // `evaluate` says 0, whatever the numbers.
+            return Features::default();
+        }
         let lone = royals.map(|r| r.first().filter(|_| !r.more_than_one()));
         for pc in 0..2 * game.types {
             let color = color_of_piece(pc);
@@ -259,6 +263,7 @@ mod tests {
             "hiashatar",
             "littlegreat",
             "shofidegi",
+            "flee",
         ] {
             let any = AnyGame::builtin(name).unwrap();
             crate::with_width!(&any, g => {
@@ -296,6 +301,19 @@ mod tests {
                 let f = e.features(g, &pos);
                 assert!((f.dot(&v) - e.evaluate(g, &pos) as f64).abs() < TOLERANCE, "{fen}");
             }
+        });
+    }
+
+    #[test]
+    fn features_of_a_drawn_bare_royal_are_none() {
+        let any = AnyGame::builtin("flee").unwrap();
+        crate::with_width!(&any, g => {
+            let e = Eval::with_params(g, &perturbed(&Params::of(g)));
+            let fen = "16/16/16/16/16/16/16/5k10/16/16/16/16/16/16/16/2Q1Q3K7 w - - 0 1";
+            let pos = Position::from_fen(g, fen).unwrap();
+            let f = e.features(g, &pos);
+            assert!(f.terms.is_empty() && f.fixed == 0.0);
+            assert_eq!(e.evaluate(g, &pos), 0);
         });
     }
 }

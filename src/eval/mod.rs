@@ -102,6 +102,9 @@ pub struct Eval {
     cornered: Vec<i32>,
     /// The longest king-step distance on the board (mop-up).
     span: i32,
+    /// The fewest non-royal pieces that can mate a lone royal, where the game says so
+    /// (`EvalSpec::mating_pieces`); 0: no such knowledge.
+    mating_pieces: u32,
 }
 
 impl Eval {
@@ -193,6 +196,13 @@ impl Eval {
             neighbours,
             cornered,
             span: g.width.max(g.height) as i32 - 1,
+            // Pieces carried or dropped would change the counts it is about.
+            mating_pieces: game
+                .spec
+                .eval
+                .mating_pieces
+                .filter(|_| !game.stacks.exist && !game.reserves.exist())
+                .unwrap_or(0),
         }
     }
 
@@ -203,6 +213,9 @@ impl Eval {
         let mut score = [0i32; 2];
         // Each side's royals, found once for the attack, mop-up and shelter terms.
         let royals = [pos.royals(game, WHITE), pos.royals(game, BLACK)];
+        if self.cannot_mate(pos, &royals) {
+            return 0;
+        }
         let lone = royals.map(|r| r.first().filter(|_| !r.more_than_one()));
         for pc in 0..2 * game.types {
             let pieces = pos.by_piece[pc];
@@ -256,6 +269,24 @@ impl Eval {
             }
         }
         score[pos.side] - score[pos.side.opposite()] + self.tempo
+    }
+
+    /// Whether one side has nothing but royal pieces and the other fewer other pieces
+    /// than the game's `mating_pieces`: no checkmate of the bare side can ever come (the
+    /// count cannot grow: a promotion keeps it), so the game is drawn whatever the
+    /// material says, and a search that took it for a win would trade into it.
+    #[inline]
+    pub(crate) fn cannot_mate<const W: usize>(
+        &self,
+        pos: &Position<W>,
+        royals: &[Bitboard<W>; 2],
+    ) -> bool {
+        if self.mating_pieces <= 1 {
+            return false;
+        }
+        let [white, black] = Color::ALL.map(|c| pos.by_color[c].andnot(royals[c]));
+        (black.is_empty() && white.count() < self.mating_pieces)
+            || (white.is_empty() && black.count() < self.mating_pieces)
     }
 
     /// The `few_pieces` weight of a side with `royals` (its royal pieces on the board):
@@ -556,6 +587,32 @@ mod tests {
             assert!((60..130).contains(&v("p")), "pawn {}", v("p"));
             let pos = Position::from_fen(g, &g.spec.start).unwrap();
             assert_eq!(e.evaluate(g, &pos), e.tempo, "the start is symmetric: only having the move counts");
+        });
+    }
+
+    #[test]
+    fn too_few_pieces_to_mate_a_bare_royal_evaluate_as_a_draw() {
+        let any = AnyGame::builtin("flee").unwrap();
+        crate::with_width!(&any, g => {
+            let e = Eval::new(g);
+            let eval = |fen: &str| e.evaluate(g, &Position::from_fen(g, fen).unwrap());
+            // King and two Queens (or a Guard and a Pawn) against a bare King: no mate
+            // exists, from either side's view.
+            assert_eq!(eval("16/16/16/16/16/16/16/5k10/16/16/16/16/16/16/16/2Q1Q3K7 w - - 0 1"), 0);
+            assert_eq!(eval("16/16/16/16/16/16/16/5k10/16/16/16/16/16/16/16/2Q1Q3K7 b - - 0 1"), 0);
+            assert_eq!(eval("16/16/16/16/16/16/16/5K10/16/16/16/16/16/16/4p11/4g3k7 w - - 0 1"), 0);
+            // Three pieces may mate; and a side that is not bare can be mated with its
+            // own pieces in its King's way: the material counts.
+            let queens = eval("16/16/16/16/16/16/16/5k10/16/16/16/16/16/16/16/2Q1Q1Q1K7 w - - 0 1");
+            assert!(queens > 3000, "{queens}");
+            let pawn = eval("16/16/16/16/16/16/16/5k10/5p10/16/16/16/16/16/16/2Q1Q3K7 w - - 0 1");
+            assert!(pawn > 3000, "{pawn}");
+        });
+        // A game without the knowledge keeps its material: chess's King and Rook.
+        let any = AnyGame::builtin("chess").unwrap();
+        crate::with_width!(&any, g => {
+            let pos = Position::from_fen(g, "8/8/8/3k4/8/8/8/R3K3 w - - 0 1").unwrap();
+            assert!(Eval::new(g).evaluate(g, &pos) > 400);
         });
     }
 

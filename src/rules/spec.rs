@@ -149,6 +149,13 @@ pub enum EvalProblem {
     /// `few_pieces` in a game where a bared side plays on: the term would never count.
     #[error("few_pieces needs a bare_king rule other than play (a side about to be bared)")]
     FewPiecesWithoutBareRule,
+    /// `mating_pieces` in a game where baring already decides, or where drops or
+    /// carried pieces change a side's count of pieces.
+    #[error(
+        "mating_pieces needs bare_king = play and no drops (it counts the pieces that can \
+         mate a lone royal)"
+    )]
+    MatingPiecesNeedsPlay,
 }
 
 /// The most `few_pieces` weights: for a side with 1, 2 or 3 non-royal pieces.
@@ -196,6 +203,11 @@ pub struct EvalSpec {
     pub doubled: Option<i32>,
     /// Centipawns per pawn with no friendly pawn on the files next to it (0 when missing).
     pub isolated: Option<i32>,
+    /// The fewest non-royal pieces (pawns counted) with which a side can checkmate a lone
+    /// royal: against a bare royal, fewer is a draw, and the evaluation says 0. A fact of
+    /// the game's pieces, not a tuned number (Flee!: 3, since no checkmate of its King by
+    /// King and two Queens exists); `None` or 1: no such knowledge.
+    pub mating_pieces: Option<u32>,
 }
 
 /// How royal pieces are protected.
@@ -538,6 +550,7 @@ struct RawEval {
     passed: Option<f64>,
     doubled: Option<i64>,
     isolated: Option<i64>,
+    mating_pieces: Option<i64>,
     pieces: Option<BTreeMap<String, RawPieceEval>>,
 }
 
@@ -838,18 +851,20 @@ fn inherit_eval(parent: &RawVariant, child: &RawVariant) -> Option<RawEval> {
         passed: child_eval.passed.or(merged.passed),
         doubled: child_eval.doubled.or(merged.doubled),
         isolated: child_eval.isolated.or(merged.isolated),
+        mating_pieces: child_eval.mating_pieces.or(merged.mating_pieces),
         pieces: (!pieces.is_empty()).then_some(pieces),
     })
 }
 
 /// Checks a `[variant.eval]` section against the game's pieces (`defined`: the pieces
 /// as the definition gives them; `pieces`: with its chosen options, whose replaced pieces
-/// lose their entries) and its bare-king rule.
+/// lose their entries), its bare-king rule and whether it has drops.
 fn check_eval(
     raw: Option<&RawEval>,
     defined: &[RawPiece],
     pieces: &[PieceSpec],
     bare_king: BareKing,
+    drops: bool,
 ) -> Result<EvalSpec, EvalProblem> {
     let mut spec = EvalSpec {
         pieces: vec![None; pieces.len()],
@@ -896,6 +911,12 @@ fn check_eval(
         .isolated
         .map(|v| int("isolated", v, -EVAL_VALUE_MAX, EVAL_VALUE_MAX))
         .transpose()?;
+    if let Some(n) = raw.mating_pieces {
+        if bare_king != BareKing::Play || drops {
+            return Err(EvalProblem::MatingPiecesNeedsPlay);
+        }
+        spec.mating_pieces = Some(int("mating_pieces", n, 1, MATING_PIECES_MAX)? as u32);
+    }
     if let Some(weights) = &raw.few_pieces {
         if bare_king == BareKing::Play {
             return Err(EvalProblem::FewPiecesWithoutBareRule);
@@ -961,6 +982,8 @@ fn check_eval(
 /// The largest piece value (and `few_pieces` weight) a `[variant.eval]` may give, in
 /// centipawns: far below the search's mate scores even summed over a full Chu board.
 const EVAL_VALUE_MAX: i64 = 10_000;
+/// The most pieces `mating_pieces` may ask for.
+const MATING_PIECES_MAX: i64 = 64;
 /// The largest positional weight (`centre`, `advance`, `promotion`, `passed`), in centipawns.
 const EVAL_WEIGHT_MAX: f64 = 2_000.0;
 
@@ -1407,6 +1430,7 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
         raw.piece.as_deref().unwrap_or_default(),
         &pieces,
         bare_king,
+        drops,
     )
     .map_err(|e| SpecError::invalid(name, Problem::Eval(e)))?;
     Ok(VariantSpec {
@@ -1663,6 +1687,24 @@ start = "k4/5/5/5/4K w - - 0 1"
         let ok = bare.replace("[-50, -20, -5, 0]", "[-50, -20]");
         let specs = parse_definitions(&ok).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(specs[0].eval.few_pieces, Some(vec![-50, -20]));
+        // mating_pieces: a count, only where baring decides nothing and nothing is dropped.
+        let specs = parse_definitions(&with_eval("mating_pieces = 3")).unwrap();
+        assert_eq!(specs[0].eval.mating_pieces, Some(3));
+        assert_eq!(
+            eval_problem(&with_eval("mating_pieces = 0")),
+            EvalProblem::OutOfRange {
+                key: "mating_pieces".into(),
+                value: 0.0,
+                min: 1.0,
+                max: 64.0
+            }
+        );
+        let bared = with_eval("mating_pieces = 3")
+            .replace("board = \"5x5\"", "board = \"5x5\"\nbare_king = \"draw\"");
+        assert_eq!(eval_problem(&bared), EvalProblem::MatingPiecesNeedsPlay);
+        let dropping = with_eval("mating_pieces = 3")
+            .replace("board = \"5x5\"", "board = \"5x5\"\ndrops = true");
+        assert_eq!(eval_problem(&dropping), EvalProblem::MatingPiecesNeedsPlay);
         // Keys the section does not have, and numbers of the wrong kind, are TOML errors.
         for bad in [
             "colour = 1",

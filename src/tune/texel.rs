@@ -414,6 +414,10 @@ pub fn section_text<const W: usize>(game: &Game<W>, params: &Params) -> String {
         let few: Vec<String> = params.few_pieces.iter().map(|w| w.to_string()).collect();
         out += &format!("  few_pieces = [{}]\n", few.join(", "));
     }
+    if let Some(n) = game.spec.eval.mating_pieces {
+        // A fact of the game, not a fitted number: the section keeps it as it was.
+        out += &format!("  mating_pieces = {n}\n");
+    }
     if has_pawns(game) {
         out += &format!(
             "  passed = {}\n  doubled = {}\n  isolated = {}\n",
