@@ -196,13 +196,8 @@ impl Eval {
             neighbours,
             cornered,
             span: g.width.max(g.height) as i32 - 1,
-            // Pieces carried or dropped would change the counts it is about.
-            mating_pieces: game
-                .spec
-                .eval
-                .mating_pieces
-                .filter(|_| !game.stacks.exist && !game.reserves.exist())
-                .unwrap_or(0),
+            // The definition allows it only where no piece is carried or dropped.
+            mating_pieces: game.spec.eval.mating_pieces.unwrap_or(0),
         }
     }
 

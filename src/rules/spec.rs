@@ -152,8 +152,8 @@ pub enum EvalProblem {
     /// `mating_pieces` in a game where baring already decides, or where drops or
     /// carried pieces change a side's count of pieces.
     #[error(
-        "mating_pieces needs bare_king = play and no drops (it counts the pieces that can \
-         mate a lone royal)"
+        "mating_pieces needs bare_king = play, no drops and no carriers (it counts the \
+         pieces that can mate a lone royal)"
     )]
     MatingPiecesNeedsPlay,
 }
@@ -912,7 +912,7 @@ fn check_eval(
         .map(|v| int("isolated", v, -EVAL_VALUE_MAX, EVAL_VALUE_MAX))
         .transpose()?;
     if let Some(n) = raw.mating_pieces {
-        if bare_king != BareKing::Play || drops {
+        if bare_king != BareKing::Play || drops || pieces.iter().any(|p| p.carrier) {
             return Err(EvalProblem::MatingPiecesNeedsPlay);
         }
         spec.mating_pieces = Some(int("mating_pieces", n, 1, MATING_PIECES_MAX)? as u32);
@@ -1705,6 +1705,9 @@ start = "k4/5/5/5/4K w - - 0 1"
         let dropping = with_eval("mating_pieces = 3")
             .replace("board = \"5x5\"", "board = \"5x5\"\ndrops = true");
         assert_eq!(eval_problem(&dropping), EvalProblem::MatingPiecesNeedsPlay);
+        let carrying = with_eval("mating_pieces = 3")
+            .replace("betza = \"R\"", "betza = \"R\"\n  carrier = true");
+        assert_eq!(eval_problem(&carrying), EvalProblem::MatingPiecesNeedsPlay);
         // Keys the section does not have, and numbers of the wrong kind, are TOML errors.
         for bad in [
             "colour = 1",
