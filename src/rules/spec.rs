@@ -155,7 +155,7 @@ pub enum EvalProblem {
         "mating_pieces needs bare_king = play, no drops and no carriers (it counts the \
          pieces that can mate a lone royal)"
     )]
-    MatingPiecesNeedsPlay,
+    MatingPiecesUncountable,
 }
 
 /// The most `few_pieces` weights: for a side with 1, 2 or 3 non-royal pieces.
@@ -913,7 +913,7 @@ fn check_eval(
         .transpose()?;
     if let Some(n) = raw.mating_pieces {
         if bare_king != BareKing::Play || drops || pieces.iter().any(|p| p.carrier) {
-            return Err(EvalProblem::MatingPiecesNeedsPlay);
+            return Err(EvalProblem::MatingPiecesUncountable);
         }
         spec.mating_pieces = Some(int("mating_pieces", n, 1, MATING_PIECES_MAX)? as u32);
     }
@@ -1701,13 +1701,19 @@ start = "k4/5/5/5/4K w - - 0 1"
         );
         let bared = with_eval("mating_pieces = 3")
             .replace("board = \"5x5\"", "board = \"5x5\"\nbare_king = \"draw\"");
-        assert_eq!(eval_problem(&bared), EvalProblem::MatingPiecesNeedsPlay);
+        assert_eq!(eval_problem(&bared), EvalProblem::MatingPiecesUncountable);
         let dropping = with_eval("mating_pieces = 3")
             .replace("board = \"5x5\"", "board = \"5x5\"\ndrops = true");
-        assert_eq!(eval_problem(&dropping), EvalProblem::MatingPiecesNeedsPlay);
+        assert_eq!(
+            eval_problem(&dropping),
+            EvalProblem::MatingPiecesUncountable
+        );
         let carrying = with_eval("mating_pieces = 3")
             .replace("betza = \"R\"", "betza = \"R\"\n  carrier = true");
-        assert_eq!(eval_problem(&carrying), EvalProblem::MatingPiecesNeedsPlay);
+        assert_eq!(
+            eval_problem(&carrying),
+            EvalProblem::MatingPiecesUncountable
+        );
         // Keys the section does not have, and numbers of the wrong kind, are TOML errors.
         for bad in [
             "colour = 1",
