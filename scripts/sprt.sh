@@ -9,7 +9,10 @@
 # (kept in target/sprt/), CONCURRENCY games at a time (default 2); the test stops at the
 # SPRT's bounds ([ELO0, ELO1], default [0, 10], alpha = beta = 0.05). Extra words for
 # `kirin match` can be given in MATCH_ARGS (e.g. a -rule), and engine options of one side
-# in NEW_OPTIONS and BASE_OPTIONS. Two threads against
+# in NEW_OPTIONS and BASE_OPTIONS. A game still going after MAXMOVES moves (default 1000)
+# is adjudicated a draw: in a game without a move rule (Sho) two Kings and a few pieces
+# can wander for tens of thousands of moves without repeating a position four times, and
+# one such game held a whole test up. Two threads against
 # one, the same binary on both sides, one game at a time so that the two threads have
 # the two cores:
 #
@@ -33,7 +36,7 @@ OPENINGS="$OUT/$VARIANT-openings.epd"
   --output "$OPENINGS" 2>/dev/null
 NAME="$VARIANT-$(date +%H%M%S)"
 # shellcheck disable=SC2086
-"$NEW" match -variant "$VARIANT" ${MATCH_ARGS:-} \
+"$NEW" match -variant "$VARIANT" -maxmoves "${MAXMOVES:-1000}" ${MATCH_ARGS:-} \
   -engine cmd="$NEW" name=new ${NEW_OPTIONS:-} -engine cmd="$BASE" name=base ${BASE_OPTIONS:-} \
   -each tc="$TC" -games 2 -rounds $((MAX / 2)) -repeat -concurrency "${CONCURRENCY:-2}" \
   -openings file="$OPENINGS" format=epd order=random -srand 7 \
