@@ -10,7 +10,7 @@ use super::params::{
     ADVANCE, ATTACK, CENTRE, DOUBLED, ISOLATED, LEAPS, PASSED, PER_PIECE, PIECE_MOBILITY,
     PROMOTION, VALUE, few_pieces_index, pawn_index, shelter_index, tempo_index,
 };
-use super::{Eval, IMMOBILE_SHARE, centre, leap_reach, pawns, progress, slide_reach};
+use super::{Danger, Eval, IMMOBILE_SHARE, centre, leap_reach, pawns, progress, slide_reach};
 use crate::core::{BLACK, Color, WHITE, color_of_piece, piece_index, type_of_piece};
 use crate::rules::game::Game;
 use crate::rules::position::Position;
@@ -62,10 +62,13 @@ impl Eval {
             return Features::default();
         }
         let lone = royals.map(|r| r.first().filter(|_| !r.more_than_one()));
+        let zones = self.danger_zones(&lone);
+        let mut danger = [Danger::default(); 2];
         for pc in 0..2 * game.types {
             let color = color_of_piece(pc);
             let (own, theirs) = (pos.by_color[color], pos.by_color[color.opposite()]);
             let base = type_of_piece(pc) * PER_PIECE;
+            let zone = zones[color.opposite()].filter(|_| !game.is_royal[pc]);
             for sq in pos.by_piece[pc] {
                 let (seen, limit) = super::piece_view(game, pos, pc, sq, occ, restrained);
                 if restrained && limit.is_empty() {
@@ -89,7 +92,14 @@ impl Eval {
                 if let Some(k) = lone[color.opposite()] {
                     sum.dense[base + ATTACK] += sign(color) * self.nearness(sq, k) as f64;
                 }
+                if let Some(zone) = zone {
+                    danger[color].add(game, pc, sq, seen, limit, zone);
+                }
             }
+        }
+        for (color, d) in Color::ALL.into_iter().zip(danger) {
+            // Not fitted: the formula is fixed, and the game's weight with it.
+            sum.fixed += sign(color) * d.worth(self.royal_danger) as f64;
         }
         if game.stacks.exist {
             for (sq, &code) in pos.carried.iter().enumerate() {

@@ -17,8 +17,10 @@ use crate::rules::game::Game;
 use crate::rules::position::Position;
 use crate::rules::reserves::PRISONERS;
 use crate::rules::spec::FEW_PIECES;
+use danger::Danger;
 pub use params::Params;
 
+mod danger;
 pub mod features;
 pub mod params;
 mod pawns;
@@ -105,6 +107,9 @@ pub struct Eval {
     /// The fewest non-royal pieces that can mate a lone royal, where the game says so
     /// (`EvalSpec::mating_pieces`); 0: no such knowledge.
     mating_pieces: u32,
+    /// The attack on a lone royal's zone, in percent of its formula (`danger.rs`); 0: not
+    /// counted.
+    royal_danger: i32,
 }
 
 impl Eval {
@@ -198,6 +203,7 @@ impl Eval {
             span: g.width.max(g.height) as i32 - 1,
             // The definition allows it only where no piece is carried or dropped.
             mating_pieces: game.spec.eval.mating_pieces.unwrap_or(0),
+            royal_danger: game.spec.eval.royal_danger.unwrap_or(0),
         }
     }
 
@@ -212,6 +218,8 @@ impl Eval {
             return 0;
         }
         let lone = royals.map(|r| r.first().filter(|_| !r.more_than_one()));
+        let zones = self.danger_zones(&lone);
+        let mut danger = [Danger::default(); 2];
         for pc in 0..2 * game.types {
             let pieces = pos.by_piece[pc];
             if pieces.is_empty() {
@@ -220,6 +228,7 @@ impl Eval {
             let color = color_of_piece(pc);
             let (own, theirs) = (pos.by_color[color], pos.by_color[color.opposite()]);
             let target = lone[color.opposite()].filter(|_| self.attack[pc] != 0);
+            let zone = zones[color.opposite()].filter(|_| !game.is_royal[pc]);
             for sq in pieces {
                 let (seen, limit) = piece_view(game, pos, pc, sq, occ, restrained);
                 if restrained && limit.is_empty() {
@@ -238,7 +247,13 @@ impl Eval {
                 if let Some(k) = target {
                     score[color] += self.attack[pc] * self.nearness(sq, k);
                 }
+                if let Some(zone) = zone {
+                    danger[color].add(game, pc, sq, seen, limit, zone);
+                }
             }
+        }
+        for (s, d) in score.iter_mut().zip(danger) {
+            *s += d.worth(self.royal_danger);
         }
         if game.stacks.exist {
             self.add_passengers(pos, &mut score);
@@ -390,6 +405,16 @@ impl Eval {
             bonus += MOP_FREE * (8 - free as i32);
         }
         bonus
+    }
+
+    /// The zone of each side's lone royal that an attack on it counts (`danger.rs`): none
+    /// where the game does not weigh the attack, or the side has no royal or several.
+    #[inline]
+    fn danger_zones<const W: usize>(&self, lone: &[Option<usize>; 2]) -> [Option<Bitboard<W>>; 2] {
+        lone.map(|k| {
+            k.filter(|_| self.royal_danger != 0)
+                .map(|k| danger::zone(&self.neighbours[k]))
+        })
     }
 
     /// How many king steps nearer each other `a` and `b` stand than the board's longest

@@ -208,6 +208,11 @@ pub struct EvalSpec {
     /// the game's pieces, not a tuned number (Flee!: 3, since no checkmate of its King by
     /// King and two Queens exists); `None` or 1: no such knowledge.
     pub mating_pieces: Option<u32>,
+    /// How much the attack on a lone royal's zone counts, in percent of kirin's formula
+    /// (`eval/danger.rs`: pieces attacking the royal's square and the squares a king step
+    /// away, worth the square of their attack units); `None` or 0: not counted. A game
+    /// sets it where games showed it gains (Sho: `docs/search.md`).
+    pub royal_danger: Option<i32>,
 }
 
 /// How royal pieces are protected.
@@ -551,6 +556,7 @@ struct RawEval {
     doubled: Option<i64>,
     isolated: Option<i64>,
     mating_pieces: Option<i64>,
+    royal_danger: Option<i64>,
     pieces: Option<BTreeMap<String, RawPieceEval>>,
 }
 
@@ -852,6 +858,7 @@ fn inherit_eval(parent: &RawVariant, child: &RawVariant) -> Option<RawEval> {
         doubled: child_eval.doubled.or(merged.doubled),
         isolated: child_eval.isolated.or(merged.isolated),
         mating_pieces: child_eval.mating_pieces.or(merged.mating_pieces),
+        royal_danger: child_eval.royal_danger.or(merged.royal_danger),
         pieces: (!pieces.is_empty()).then_some(pieces),
     })
 }
@@ -917,6 +924,10 @@ fn check_eval(
         }
         spec.mating_pieces = Some(int("mating_pieces", n, 1, MATING_PIECES_MAX)? as u32);
     }
+    spec.royal_danger = raw
+        .royal_danger
+        .map(|v| int("royal_danger", v, 0, ROYAL_DANGER_MAX))
+        .transpose()?;
     if let Some(weights) = &raw.few_pieces {
         if bare_king == BareKing::Play {
             return Err(EvalProblem::FewPiecesWithoutBareRule);
@@ -984,6 +995,8 @@ fn check_eval(
 const EVAL_VALUE_MAX: i64 = 10_000;
 /// The most pieces `mating_pieces` may ask for.
 const MATING_PIECES_MAX: i64 = 64;
+/// The largest `royal_danger`, in percent of the formula: four times its weight.
+const ROYAL_DANGER_MAX: i64 = 400;
 /// The largest positional weight (`centre`, `advance`, `promotion`, `passed`), in centipawns.
 const EVAL_WEIGHT_MAX: f64 = 2_000.0;
 
@@ -1713,6 +1726,18 @@ start = "k4/5/5/5/4K w - - 0 1"
         assert_eq!(
             eval_problem(&carrying),
             EvalProblem::MatingPiecesUncountable
+        );
+        // royal_danger: a percentage of the formula, 0 to 400.
+        let specs = parse_definitions(&with_eval("royal_danger = 100")).unwrap();
+        assert_eq!(specs[0].eval.royal_danger, Some(100));
+        assert_eq!(
+            eval_problem(&with_eval("royal_danger = 401")),
+            EvalProblem::OutOfRange {
+                key: "royal_danger".into(),
+                value: 401.0,
+                min: 0.0,
+                max: 400.0
+            }
         );
         // Keys the section does not have, and numbers of the wrong kind, are TOML errors.
         for bad in [

@@ -418,6 +418,10 @@ pub fn section_text<const W: usize>(game: &Game<W>, params: &Params) -> String {
         // A fact of the game, not a fitted number: the section keeps it as it was.
         out += &format!("  mating_pieces = {n}\n");
     }
+    if let Some(percent) = game.spec.eval.royal_danger {
+        // Not fitted either (a fixed term to the tuner): kept as the definition says.
+        out += &format!("  royal_danger = {percent}\n");
+    }
     if has_pawns(game) {
         out += &format!(
             "  passed = {}\n  doubled = {}\n  isolated = {}\n",
@@ -523,5 +527,20 @@ mod tests {
             assert!(values_only.iter().filter(|&&f| !f).count() < params.len() / 3);
             assert!(frozen(g, &params, false).iter().filter(|&&f| !f).count() > params.len() / 2);
         });
+    }
+
+    #[test]
+    fn the_written_section_keeps_the_keys_the_fit_does_not_touch() {
+        for (name, kept, absent) in [
+            ("flee", "  mating_pieces = 3\n", "royal_danger"),
+            ("sho", "  royal_danger = 100\n", "mating_pieces"),
+        ] {
+            let any = AnyGame::builtin(name).unwrap();
+            crate::with_width!(&any, g => {
+                let text = section_text(g, &Params::of(g));
+                assert!(text.contains(kept), "{name}: {text}");
+                assert!(!text.contains(absent), "{name}: {text}");
+            });
+        }
     }
 }
