@@ -8,9 +8,11 @@
 
 use super::params::{
     ADVANCE, ATTACK, CENTRE, DOUBLED, ISOLATED, LEAPS, PASSED, PER_PIECE, PIECE_MOBILITY,
-    PROMOTION, VALUE, few_pieces_index, pawn_index, shelter_index, tempo_index,
+    PROMOTION, VALUE, danger_index, few_pieces_index, pawn_index, shelter_index, tempo_index,
 };
-use super::{Danger, Eval, IMMOBILE_SHARE, centre, leap_reach, pawns, progress, slide_reach};
+use super::{
+    Danger, Eval, IMMOBILE_SHARE, centre, danger, leap_reach, pawns, progress, slide_reach,
+};
 use crate::core::{BLACK, Color, WHITE, color_of_piece, piece_index, type_of_piece};
 use crate::rules::game::Game;
 use crate::rules::position::Position;
@@ -48,6 +50,7 @@ struct Sum {
 impl Eval {
     /// `pos`'s evaluation (side to move) as coefficients of the parameters.
     pub fn features<const W: usize>(&self, game: &Game<W>, pos: &Position<W>) -> Features {
+        let types = game.types;
         let mut sum = Sum {
             dense: vec![0.0; self.params.len()],
             fixed: 0.0,
@@ -62,7 +65,8 @@ impl Eval {
             return Features::default();
         }
         let lone = royals.map(|r| r.first().filter(|_| !r.more_than_one()));
-        let zones = self.danger_zones(&lone);
+        // The attack on each royal, also where its weight is 0 (the tuner may move it off 0).
+        let zones = lone.map(|k| k.map(|k| danger::zone(&self.neighbours[k])));
         let mut danger = [Danger::default(); 2];
         for pc in 0..2 * game.types {
             let color = color_of_piece(pc);
@@ -97,9 +101,12 @@ impl Eval {
                 }
             }
         }
+        let percent = self.params.royal_danger;
         for (color, d) in Color::ALL.into_iter().zip(danger) {
-            // Not fitted: the formula is fixed, and the game's weight with it.
-            sum.fixed += sign(color) * d.worth(self.royal_danger) as f64;
+            // Linear in the percentage; `evaluate` rounds to whole centipawns.
+            let full = d.worth(100) as f64;
+            sum.dense[danger_index(types)] += sign(color) * full / 100.0;
+            sum.fixed += sign(color) * (d.worth(percent) as f64 - full * percent as f64 / 100.0);
         }
         if game.stacks.exist {
             for (sq, &code) in pos.carried.iter().enumerate() {
@@ -112,7 +119,6 @@ impl Eval {
         if game.reserves.exist() {
             self.add_reserve_features(game, pos, &mut sum, us);
         }
-        let types = game.types;
         for color in Color::ALL {
             sum.fixed += sign(color) * self.mop_up_with(game, pos, color, &royals) as f64;
             let mine = royals[color];
@@ -259,6 +265,8 @@ mod tests {
         let mut p = params.from_vector(&v);
         p.few_pieces = [-40, -15, -5];
         (p.passed, p.doubled, p.isolated) = (93.7, -17, -11);
+        // Not a multiple of 100: the rounding of the attack's worth shows too.
+        p.royal_danger = 137;
         p
     }
 

@@ -203,7 +203,7 @@ impl Eval {
             span: g.width.max(g.height) as i32 - 1,
             // The definition allows it only where no piece is carried or dropped.
             mating_pieces: game.spec.eval.mating_pieces.unwrap_or(0),
-            royal_danger: game.spec.eval.royal_danger.unwrap_or(0),
+            royal_danger: params.royal_danger,
         }
     }
 

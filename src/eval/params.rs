@@ -1,5 +1,6 @@
 //! The numbers the evaluation is built from: per piece type a value and six positional
-//! weights, and the global terms (shelter, tempo, few pieces, pawn structure). A game's
+//! weights, and the global terms (shelter, tempo, few pieces, pawn structure, the attack
+//! on a lone royal). A game's
 //! `[variant.eval]` section (tuned by `kirin tune`) gives some or all of them; every
 //! number it leaves out is derived from the pieces' moves as before tuning existed (or 0,
 //! for the terms added since), so a game without the section evaluates exactly as it
@@ -8,7 +9,7 @@
 use super::{MOBILITY, SHELTER, TEMPO, piece_value};
 use crate::core::{WHITE, piece_index, type_of_piece};
 use crate::rules::game::Game;
-use crate::rules::spec::FEW_PIECES;
+use crate::rules::spec::{FEW_PIECES, ROYAL_DANGER_MAX};
 
 /// Share of a piece's value it gains on the centre square (derived default).
 const CENTRE_SHARE: f64 = 0.1;
@@ -54,6 +55,9 @@ pub struct Params {
     pub doubled: i32,
     /// Per pawn with no friendly pawn on the files beside it.
     pub isolated: i32,
+    /// The attack on a lone royal's zone, in percent of its formula (`danger.rs`); 0: not
+    /// counted.
+    pub royal_danger: i32,
 }
 
 /// How many numbers each piece type has in the flat vector (`Params::to_vector`).
@@ -152,12 +156,14 @@ impl Params {
             passed: section.passed.filter(|_| tuned).unwrap_or(0.0),
             doubled: section.doubled.filter(|_| tuned).unwrap_or(0),
             isolated: section.isolated.filter(|_| tuned).unwrap_or(0),
+            // Not counted unless the definition says so: it is a loss in some games.
+            royal_danger: section.royal_danger.filter(|_| tuned).unwrap_or(0),
         }
     }
 
     /// Every number as one flat vector: `PER_PIECE` per piece type, then shelter, tempo,
-    /// the `few_pieces` weights, then passed, doubled and isolated (the tuner's parameter
-    /// vector).
+    /// the `few_pieces` weights, then passed, doubled and isolated, then the royal danger
+    /// percentage (the tuner's parameter vector).
     pub fn to_vector(&self) -> Vec<f64> {
         let mut v = Vec::with_capacity(self.len());
         for p in &self.pieces {
@@ -175,6 +181,7 @@ impl Params {
         v.push(self.tempo as f64);
         v.extend(self.few_pieces.iter().map(|&w| w as f64));
         v.extend([self.passed, self.doubled as f64, self.isolated as f64]);
+        v.push(self.royal_danger as f64);
         v
     }
 
@@ -220,12 +227,13 @@ impl Params {
             passed: pawn(PASSED),
             doubled: int(pawn(DOUBLED)),
             isolated: int(pawn(ISOLATED)),
+            royal_danger: int(v[danger_index(types)]).clamp(0, ROYAL_DANGER_MAX),
         }
     }
 
     /// The length of the flat vector.
     pub fn len(&self) -> usize {
-        self.pieces.len() * PER_PIECE + 2 + FEW_PIECES + PAWN_TERMS
+        self.pieces.len() * PER_PIECE + 2 + FEW_PIECES + PAWN_TERMS + 1
     }
 
     /// Whether there are no parameters (never: a game has pieces).
@@ -259,6 +267,11 @@ pub const ISOLATED: usize = 2;
 /// vector.
 pub fn pawn_index(types: usize, term: usize) -> usize {
     types * PER_PIECE + 2 + FEW_PIECES + term
+}
+
+/// Index of the royal danger percentage, the last number of the flat vector.
+pub fn danger_index(types: usize) -> usize {
+    types * PER_PIECE + 2 + FEW_PIECES + PAWN_TERMS
 }
 
 /// What promoting gains piece type `t` at best, under `values` (0 if it cannot promote).

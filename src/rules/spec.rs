@@ -926,7 +926,7 @@ fn check_eval(
     }
     spec.royal_danger = raw
         .royal_danger
-        .map(|v| int("royal_danger", v, 0, ROYAL_DANGER_MAX))
+        .map(|v| int("royal_danger", v, 0, ROYAL_DANGER_MAX as i64))
         .transpose()?;
     if let Some(weights) = &raw.few_pieces {
         if bare_king == BareKing::Play {
@@ -996,7 +996,7 @@ const EVAL_VALUE_MAX: i64 = 10_000;
 /// The most pieces `mating_pieces` may ask for.
 const MATING_PIECES_MAX: i64 = 64;
 /// The largest `royal_danger`, in percent of the formula: four times its weight.
-const ROYAL_DANGER_MAX: i64 = 400;
+pub const ROYAL_DANGER_MAX: i32 = 400;
 /// The largest positional weight (`centre`, `advance`, `promotion`, `passed`), in centipawns.
 const EVAL_WEIGHT_MAX: f64 = 2_000.0;
 

@@ -19,10 +19,12 @@ use crate::core::{BLACK, WHITE, piece_index};
 use crate::eval::Eval;
 use crate::eval::features::Features;
 use crate::eval::has_pawns;
-use crate::eval::params::{PAWN_TERMS, PER_PIECE, Params, VALUE, few_pieces_index, pawn_index};
+use crate::eval::params::{
+    PAWN_TERMS, PER_PIECE, Params, VALUE, danger_index, few_pieces_index, pawn_index,
+};
 use crate::rules::Game;
 use crate::rules::Position;
-use crate::rules::spec::BareKing;
+use crate::rules::spec::{BareKing, ROYAL_DANGER_MAX};
 use crate::variants::AnyGame;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -267,7 +269,8 @@ fn frozen<const W: usize>(game: &Game<W>, params: &Params, values_only: bool) ->
 /// (under a bare-king rule a side is never better off for having fewer pieces; in
 /// self-play at a few thousand nodes the side with the material often fails to force the
 /// win, and unbounded the fit rewarded the side about to be bared, which then cost the
-/// engine won endings), everything else free.
+/// engine won endings), the royal danger percentage within what a definition may say,
+/// everything else free.
 fn bounds<const W: usize>(game: &Game<W>, params: &Params) -> Vec<(f64, f64)> {
     let mut bounds = vec![(f64::NEG_INFINITY, f64::INFINITY); params.len()];
     for t in 0..params.pieces.len() {
@@ -276,6 +279,7 @@ fn bounds<const W: usize>(game: &Game<W>, params: &Params) -> Vec<(f64, f64)> {
     for n in 1..=params.few_pieces.len() {
         bounds[few_pieces_index(game.types, n)].1 = 0.0;
     }
+    bounds[danger_index(game.types)] = (0.0, ROYAL_DANGER_MAX as f64);
     bounds
 }
 
@@ -418,9 +422,8 @@ pub fn section_text<const W: usize>(game: &Game<W>, params: &Params) -> String {
         // A fact of the game, not a fitted number: the section keeps it as it was.
         out += &format!("  mating_pieces = {n}\n");
     }
-    if let Some(percent) = game.spec.eval.royal_danger {
-        // Not fitted either (a fixed term to the tuner): kept as the definition says.
-        out += &format!("  royal_danger = {percent}\n");
+    if params.royal_danger != 0 || game.spec.eval.royal_danger.is_some() {
+        out += &format!("  royal_danger = {}\n", params.royal_danger);
     }
     if has_pawns(game) {
         out += &format!(
@@ -531,6 +534,8 @@ mod tests {
 
     #[test]
     fn the_written_section_keeps_the_keys_the_fit_does_not_touch() {
+        // mating_pieces is a fact of the game, never fitted; royal_danger is fitted, and
+        // written where the definition has it or the fit moved it off 0.
         for (name, kept, absent) in [
             ("flee", "  mating_pieces = 3\n", "royal_danger"),
             ("sho", "  royal_danger = 100\n", "mating_pieces"),
@@ -542,5 +547,16 @@ mod tests {
                 assert!(!text.contains(absent), "{name}: {text}");
             });
         }
+        let any = AnyGame::builtin("courier").unwrap();
+        crate::with_width!(&any, g => {
+            let mut params = Params::of(g);
+            params.royal_danger = 37;
+            assert!(section_text(g, &params).contains("  royal_danger = 37\n"));
+            // The fit keeps it within the definition's range.
+            let mut v = params.to_vector();
+            v[danger_index(g.types)] = 900.0;
+            assert_eq!(params.from_vector(&v).royal_danger, ROYAL_DANGER_MAX);
+            assert_eq!(bounds(g, &params)[danger_index(g.types)], (0.0, 400.0));
+        });
     }
 }
