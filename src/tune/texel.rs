@@ -542,7 +542,7 @@ mod tests {
     }
 
     #[test]
-    fn the_written_section_keeps_the_keys_the_fit_does_not_touch() {
+    fn the_written_section_keeps_mating_pieces_and_writes_the_fitted_royal_danger() {
         // mating_pieces is a fact of the game, never fitted; royal_danger is fitted, and
         // written where the definition has it or the fit moved it off 0.
         for (name, kept, absent) in [
