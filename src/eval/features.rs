@@ -10,9 +10,7 @@ use super::params::{
     ADVANCE, ATTACK, CENTRE, DOUBLED, ISOLATED, LEAPS, PASSED, PER_PIECE, PIECE_MOBILITY,
     PROMOTION, VALUE, danger_index, few_pieces_index, pawn_index, shelter_index, tempo_index,
 };
-use super::{
-    Danger, Eval, IMMOBILE_SHARE, centre, danger, leap_reach, pawns, progress, slide_reach,
-};
+use super::{Danger, Eval, IMMOBILE_SHARE, centre, leap_reach, pawns, progress, slide_reach};
 use crate::core::{BLACK, Color, WHITE, color_of_piece, piece_index, type_of_piece};
 use crate::rules::game::Game;
 use crate::rules::position::Position;
@@ -66,7 +64,7 @@ impl Eval {
         }
         let lone = royals.map(|r| r.first().filter(|_| !r.more_than_one()));
         // The attack on each royal, also where its weight is 0 (the tuner may move it off 0).
-        let zones = lone.map(|k| k.map(|k| danger::zone(&self.neighbours[k])));
+        let zones = self.royal_zones(&lone);
         let mut danger = [Danger::default(); 2];
         for pc in 0..2 * game.types {
             let color = color_of_piece(pc);

@@ -107,9 +107,6 @@ pub struct Eval {
     /// The fewest non-royal pieces that can mate a lone royal, where the game says so
     /// (`EvalSpec::mating_pieces`); 0: no such knowledge.
     mating_pieces: u32,
-    /// The attack on a lone royal's zone, in percent of its formula (`danger.rs`); 0: not
-    /// counted.
-    royal_danger: i32,
 }
 
 impl Eval {
@@ -203,7 +200,6 @@ impl Eval {
             span: g.width.max(g.height) as i32 - 1,
             // The definition allows it only where no piece is carried or dropped.
             mating_pieces: game.spec.eval.mating_pieces.unwrap_or(0),
-            royal_danger: params.royal_danger,
         }
     }
 
@@ -218,7 +214,12 @@ impl Eval {
             return 0;
         }
         let lone = royals.map(|r| r.first().filter(|_| !r.more_than_one()));
-        let zones = self.danger_zones(&lone);
+        // Only where the game weighs the attack: the zones cost nothing elsewhere.
+        let zones = if self.params.royal_danger != 0 {
+            self.royal_zones(&lone)
+        } else {
+            [None; 2]
+        };
         let mut danger = [Danger::default(); 2];
         for pc in 0..2 * game.types {
             let pieces = pos.by_piece[pc];
@@ -253,7 +254,7 @@ impl Eval {
             }
         }
         for (s, d) in score.iter_mut().zip(danger) {
-            *s += d.worth(self.royal_danger);
+            *s += d.worth(self.params.royal_danger);
         }
         if game.stacks.exist {
             self.add_passengers(pos, &mut score);
@@ -408,13 +409,10 @@ impl Eval {
     }
 
     /// The zone of each side's lone royal that an attack on it counts (`danger.rs`): none
-    /// where the game does not weigh the attack, or the side has no royal or several.
+    /// where the side has no royal or several.
     #[inline]
-    fn danger_zones<const W: usize>(&self, lone: &[Option<usize>; 2]) -> [Option<Bitboard<W>>; 2] {
-        lone.map(|k| {
-            k.filter(|_| self.royal_danger != 0)
-                .map(|k| danger::zone(&self.neighbours[k]))
-        })
+    fn royal_zones<const W: usize>(&self, lone: &[Option<usize>; 2]) -> [Option<Bitboard<W>>; 2] {
+        lone.map(|k| k.map(|k| danger::zone(&self.neighbours[k])))
     }
 
     /// How many king steps nearer each other `a` and `b` stand than the board's longest

@@ -1,10 +1,9 @@
 //! The numbers the evaluation is built from: per piece type a value and six positional
 //! weights, and the global terms (shelter, tempo, few pieces, pawn structure, the attack
-//! on a lone royal). A game's
-//! `[variant.eval]` section (tuned by `kirin tune`) gives some or all of them; every
-//! number it leaves out is derived from the pieces' moves as before tuning existed (or 0,
-//! for the terms added since), so a game without the section evaluates exactly as it
-//! always did.
+//! on a lone royal). A game's `[variant.eval]` section (tuned by `kirin tune`) gives some
+//! or all of them; every number it leaves out is derived from the pieces' moves as before
+//! tuning existed (or 0, for the terms added since), so a game without the section
+//! evaluates exactly as it always did.
 
 use super::{MOBILITY, SHELTER, TEMPO, piece_value};
 use crate::core::{WHITE, piece_index, type_of_piece};

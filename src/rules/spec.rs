@@ -210,8 +210,8 @@ pub struct EvalSpec {
     pub mating_pieces: Option<u32>,
     /// How much the attack on a lone royal's zone counts, in percent of kirin's formula
     /// (`eval/danger.rs`: pieces attacking the royal's square and the squares a king step
-    /// away, worth the square of their attack units); `None` or 0: not counted. A game
-    /// sets it where games showed it gains (Sho: `docs/search.md`).
+    /// away, worth the square of their attack units); `None` or 0: not counted. `kirin
+    /// tune` fits it; a game sets it where games showed it gains (Sho: `docs/search.md`).
     pub royal_danger: Option<i32>,
 }
 
