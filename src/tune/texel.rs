@@ -547,7 +547,7 @@ mod tests {
         // written where the definition has it or the fit moved it off 0.
         for (name, kept, absent) in [
             ("flee", "  mating_pieces = 3\n", "royal_danger"),
-            ("sho", "  royal_danger = 100\n", "mating_pieces"),
+            ("sho", "  royal_danger = 230\n", "mating_pieces"),
         ] {
             let any = AnyGame::builtin(name).unwrap();
             crate::with_width!(&any, g => {
