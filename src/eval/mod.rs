@@ -95,8 +95,8 @@ pub struct Eval {
     isolated: i32,
     /// Whether the pawn structure counts: the game has pawns and a weight is not 0.
     pawn_terms: bool,
-    /// The numbers the tables were built from (the tuner's feature extraction reads
-    /// them).
+    /// The numbers the tables were built from: the attack's percentage is read from
+    /// here, and the tuner's feature extraction reads them all.
     params: Params,
     /// Per square: the square and its king-step neighbours (royal shelter).
     neighbours: Vec<Vec<u16>>,
