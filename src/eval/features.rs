@@ -8,7 +8,8 @@
 
 use super::params::{
     ADVANCE, ATTACK, CENTRE, DOUBLED, ISOLATED, LEAPS, PASSED, PER_PIECE, PIECE_MOBILITY,
-    PROMOTION, VALUE, danger_index, few_pieces_index, pawn_index, shelter_index, tempo_index,
+    PROMOTION, VALUE, danger_index, few_pieces_index, pawn_index, shelter_index, square_index,
+    tempo_index,
 };
 use super::{Danger, Eval, IMMOBILE_SHARE, centre, leap_reach, pawns, progress, slide_reach};
 use crate::core::{BLACK, Color, WHITE, color_of_piece, piece_index, type_of_piece};
@@ -153,13 +154,17 @@ impl Eval {
     ) {
         let t = type_of_piece(pc);
         let p = &self.params.pieces[t];
-        let (c, a) = (centre(game, sq), progress(game, color_of_piece(pc), sq));
+        let color = color_of_piece(pc);
+        let (c, a) = (centre(game, sq), progress(game, color, sq));
+        let own = self.own[color.index() * self.squares + sq] as usize;
         let base = t * PER_PIECE;
         sum.dense[base + VALUE] += weight;
         sum.dense[base + CENTRE] += weight * c;
         sum.dense[base + ADVANCE] += weight * a;
         sum.dense[base + PROMOTION] += weight * a * a;
-        let exact = p.value as f64 + p.centre * c + p.advance * a + p.promotion * a * a;
+        sum.dense[square_index(game.types, self.squares, t, own)] += weight;
+        let exact =
+            p.value as f64 + p.centre * c + p.advance * a + p.promotion * a * a + p.squares[own];
         sum.fixed += weight * (self.pst[pc * self.squares + sq] as f64 - exact);
     }
 

@@ -68,6 +68,9 @@ pub struct Eval {
     /// `pst[piece * squares + sq]`: value plus positional bonus of a piece on a square.
     pst: Vec<i32>,
     squares: usize,
+    /// `own[color * squares + sq]`: `sq` as `color` sees it (`own_squares`), the index of
+    /// the square tables.
+    own: Vec<u16>,
     /// Per piece index: centipawns per square its slides reach (0: not counted, as for
     /// every piece that does not slide).
     mobility: Vec<i32>,
@@ -120,6 +123,7 @@ impl Eval {
         let values: Vec<i32> = params.pieces.iter().map(|p| p.value).collect();
         let n = game.squares;
         let g = &game.geo;
+        let own = own_squares(game);
         let mut pst = vec![0; 2 * game.types * n];
         for pc in 0..2 * game.types {
             let p = &params.pieces[type_of_piece(pc)];
@@ -127,11 +131,13 @@ impl Eval {
             for sq in (0..n).filter(|&s| !g.holes[s]) {
                 let progress = progress(game, color, sq);
                 // Summed in this order, and rounded once, as before the numbers were
-                // parameters: an untuned game keeps exactly its old table.
+                // parameters: an untuned game keeps exactly its old table. The square
+                // table's entry is whole centipawns in a definition.
                 let bonus = p.centre * centre(game, sq)
                     + p.advance * progress
                     + p.promotion * progress * progress;
-                pst[pc * n + sq] = p.value + bonus.round() as i32;
+                let square = p.squares[own[color.index() * n + sq] as usize];
+                pst[pc * n + sq] = p.value + bonus.round() as i32 + square.round() as i32;
             }
         }
         let per_piece = |weight: fn(&params::PieceParams) -> i32| -> Vec<i32> {
@@ -186,6 +192,7 @@ impl Eval {
             values,
             pst,
             squares: n,
+            own,
             mobility: per_piece(|p| p.mobility),
             leaps: per_piece(|p| p.leaps),
             attack: per_piece(|p| p.attack),
@@ -501,6 +508,37 @@ fn centre<const W: usize>(game: &Game<W>, sq: usize) -> f64 {
     1.0 - ((f - cx).abs() + (r - cy).abs()) / max_d.max(1.0)
 }
 
+/// Per colour and square (`color * squares + sq`), the square as that side sees it, for
+/// the square tables (`PieceParams::squares`): White's squares are its own; Black's are
+/// mirrored across the middle rank (the a-file stays the a-file), as chess and Courier
+/// set up their armies, or turned half round where the start is set up that way and not
+/// mirrored (the Shogi games), so that a table means the same for both armies.
+pub(crate) fn own_squares<const W: usize>(game: &Game<W>) -> Vec<u16> {
+    let g = &game.geo;
+    let n = g.squares();
+    let mirrored = |sq: usize| (g.height - 1 - g.rank(sq)) * g.width + g.file(sq);
+    let turned = |sq: usize| n - 1 - sq;
+    let start = Position::from_fen(game, &game.spec.start).ok();
+    // Each piece of the start has its opposite number, of the other colour, there.
+    let symmetric = |image: &dyn Fn(usize) -> usize| {
+        start.as_ref().is_some_and(|pos| {
+            (0..n).all(|sq| {
+                let (a, b) = (pos.board[sq], pos.board[image(sq)]);
+                (a == 0 && b == 0) || (a != 0 && b != 0 && (a - 1) ^ 1 == b - 1)
+            })
+        })
+    };
+    let black: Box<dyn Fn(usize) -> usize> = if !symmetric(&mirrored) && symmetric(&turned) {
+        Box::new(turned)
+    } else {
+        Box::new(mirrored)
+    };
+    (0..n)
+        .map(|sq| sq as u16)
+        .chain((0..n).map(|sq| black(sq) as u16))
+        .collect()
+}
+
 /// How far `sq` is advanced for `color`: 0 on its own first rank, 1 on the far rank.
 fn progress<const W: usize>(game: &Game<W>, color: Color, sq: usize) -> f64 {
     let g = &game.geo;
@@ -606,6 +644,27 @@ mod tests {
             let pos = Position::from_fen(g, &g.spec.start).unwrap();
             assert_eq!(e.evaluate(g, &pos), e.tempo, "the start is symmetric: only having the move counts");
         });
+    }
+
+    #[test]
+    fn square_tables_are_seen_from_each_owner() {
+        // Courier's armies are mirrored across the middle rank, Sho's turned half round:
+        // White's a1 is Black's a8 in the one and its i9 in the other.
+        for (name, black_a1) in [("courier", "a8"), ("sho", "i9"), ("chess", "a8")] {
+            let any = AnyGame::builtin(name).unwrap();
+            crate::with_width!(&any, g => {
+                let own = own_squares(g);
+                let n = g.squares;
+                let a1 = g.geo.parse_square("a1").unwrap();
+                let there = g.geo.parse_square(black_a1).unwrap();
+                assert_eq!(own[a1], a1 as u16, "{name}");
+                assert_eq!(own[n + there], a1 as u16, "{name}");
+                // Each side's table covers the board once.
+                let mut seen: Vec<u16> = own[n..].to_vec();
+                seen.sort_unstable();
+                assert!(seen.iter().enumerate().all(|(i, &s)| s as usize == i), "{name}");
+            });
+        }
     }
 
     #[test]

@@ -31,6 +31,9 @@ pub struct PieceParams {
     pub leaps: i32,
     /// Per king step nearer the opponent's lone royal than the board's longest distance.
     pub attack: i32,
+    /// Per square, seen from the owner (`eval::own_squares`): on top of the terms above.
+    /// All 0 unless tuned.
+    pub squares: Vec<f64>,
     /// Whether the piece has sliding moves (not a parameter: a fact of its moves).
     pub slides: bool,
     /// Whether it has leaps or steps (a fact too).
@@ -132,6 +135,10 @@ impl Params {
                     // unless tuned: an untuned game evaluates as before they existed.
                     leaps: if leaper { e.leaps.unwrap_or(0) } else { 0 },
                     attack: e.attack.unwrap_or(0),
+                    squares: match &e.squares {
+                        Some(table) => table.iter().map(|&v| v as f64).collect(),
+                        None => vec![0.0; game.squares],
+                    },
                     slides,
                     leaper,
                 }
@@ -162,7 +169,7 @@ impl Params {
 
     /// Every number as one flat vector: `PER_PIECE` per piece type, then shelter, tempo,
     /// the `few_pieces` weights, then passed, doubled and isolated, then the royal danger
-    /// percentage (the tuner's parameter vector).
+    /// percentage, then each piece type's square table (the tuner's parameter vector).
     pub fn to_vector(&self) -> Vec<f64> {
         let mut v = Vec::with_capacity(self.len());
         for p in &self.pieces {
@@ -181,6 +188,9 @@ impl Params {
         v.extend(self.few_pieces.iter().map(|&w| w as f64));
         v.extend([self.passed, self.doubled as f64, self.isolated as f64]);
         v.push(self.royal_danger as f64);
+        for p in &self.pieces {
+            v.extend(&p.squares);
+        }
         v
     }
 
@@ -188,6 +198,8 @@ impl Params {
     /// numbers rounded.
     pub fn from_vector(&self, v: &[f64]) -> Params {
         let int = |x: f64| x.round() as i32;
+        let types = self.pieces.len();
+        let squares = self.squares();
         let pieces = self
             .pieces
             .iter()
@@ -207,12 +219,12 @@ impl Params {
                     },
                     leaps: if old.leaper { int(b[LEAPS]) } else { 0 },
                     attack: int(b[ATTACK]),
+                    squares: v[square_index(types, squares, t, 0)..][..squares].to_vec(),
                     slides: old.slides,
                     leaper: old.leaper,
                 }
             })
             .collect();
-        let types = self.pieces.len();
         let mut few_pieces = [0; FEW_PIECES];
         for (i, w) in few_pieces.iter_mut().enumerate() {
             *w = int(v[few_pieces_index(types, i + 1)]);
@@ -232,7 +244,12 @@ impl Params {
 
     /// The length of the flat vector.
     pub fn len(&self) -> usize {
-        self.pieces.len() * PER_PIECE + 2 + FEW_PIECES + PAWN_TERMS + 1
+        square_index(self.pieces.len(), self.squares(), self.pieces.len(), 0)
+    }
+
+    /// The board's number of squares (the length of each square table).
+    pub fn squares(&self) -> usize {
+        self.pieces.first().map_or(0, |p| p.squares.len())
     }
 
     /// Whether there are no parameters (never: a game has pieces).
@@ -271,6 +288,12 @@ pub fn pawn_index(types: usize, term: usize) -> usize {
 /// Index of the royal danger percentage, the last number of the flat vector.
 pub fn danger_index(types: usize) -> usize {
     types * PER_PIECE + 2 + FEW_PIECES + PAWN_TERMS
+}
+
+/// Index of the square table's entry of piece type `t` on `own` (the square seen from
+/// its owner) in the flat vector of a game with `types` piece types and `squares` squares.
+pub fn square_index(types: usize, squares: usize, t: usize, own: usize) -> usize {
+    danger_index(types) + 1 + t * squares + own
 }
 
 /// What promoting gains piece type `t` at best, under `values` (0 if it cannot promote).

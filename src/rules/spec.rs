@@ -156,6 +156,13 @@ pub enum EvalProblem {
          pieces that can mate a lone royal)"
     )]
     MatingPiecesUncountable,
+    /// A square table whose length is not the board's number of squares.
+    #[error("pieces.{letter}.squares has {given} numbers; the board has {expected} squares")]
+    SquaresLength {
+        letter: String,
+        given: usize,
+        expected: usize,
+    },
 }
 
 /// The most `few_pieces` weights: for a side with 1, 2 or 3 non-royal pieces.
@@ -181,6 +188,11 @@ pub struct PieceEval {
     /// Centipawns per king step closer to the opponent's lone royal than the longest
     /// distance on the board.
     pub attack: Option<i32>,
+    /// Centipawns on each square, one number per square of the board, rank by rank from
+    /// the owner's first rank and file by file from the a-file: a table fitted on top of
+    /// the centre and advance terms (Black's table is White's mirrored, or turned where the Black
+    /// army is: `eval::own_squares`).
+    pub squares: Option<Vec<i32>>,
 }
 
 /// A variant's `[variant.eval]` section: tuned evaluation parameters. Empty when the
@@ -570,6 +582,7 @@ struct RawPieceEval {
     mobility: Option<i64>,
     leaps: Option<i64>,
     attack: Option<i64>,
+    squares: Option<Vec<i64>>,
 }
 
 /// The most piece types a game under the `little-great` hook may have.
@@ -872,6 +885,7 @@ fn check_eval(
     pieces: &[PieceSpec],
     bare_king: BareKing,
     drops: bool,
+    squares: usize,
 ) -> Result<EvalSpec, EvalProblem> {
     let mut spec = EvalSpec {
         pieces: vec![None; pieces.len()],
@@ -978,6 +992,24 @@ fn check_eval(
                 .attack
                 .map(|v| int(&key("attack"), v, -100, 100))
                 .transpose()?,
+            squares: entry
+                .squares
+                .as_ref()
+                .map(|table| {
+                    if table.len() != squares {
+                        return Err(EvalProblem::SquaresLength {
+                            letter: letter.clone(),
+                            given: table.len(),
+                            expected: squares,
+                        });
+                    }
+                    let max = EVAL_SQUARE_MAX;
+                    table
+                        .iter()
+                        .map(|&v| int(&key("squares"), v, -max, max))
+                        .collect()
+                })
+                .transpose()?,
         };
         // An option that replaced the piece made it another piece than the one tuned.
         let same = defined
@@ -993,6 +1025,8 @@ fn check_eval(
 /// The largest piece value (and `few_pieces` weight) a `[variant.eval]` may give, in
 /// centipawns: far below the search's mate scores even summed over a full Chu board.
 const EVAL_VALUE_MAX: i64 = 10_000;
+/// The largest number of a piece's square table, in centipawns.
+const EVAL_SQUARE_MAX: i64 = 2_000;
 /// The most pieces `mating_pieces` may ask for.
 const MATING_PIECES_MAX: i64 = 64;
 /// The largest `royal_danger`, in percent of the formula: four times its weight.
@@ -1444,6 +1478,7 @@ fn check(raw: &RawVariant) -> Result<VariantSpec, SpecError> {
         &pieces,
         bare_king,
         drops,
+        geometry.squares(),
     )
     .map_err(|e| SpecError::invalid(name, Problem::Eval(e)))?;
     Ok(VariantSpec {
@@ -1739,6 +1774,29 @@ start = "k4/5/5/5/4K w - - 0 1"
                 max: 400.0
             }
         );
+        // A square table: one number per square of the 5x5 board, within +-2000.
+        let table = |n: usize, v: i64| {
+            let numbers: Vec<String> = (0..n).map(|_| v.to_string()).collect();
+            with_eval(&format!(
+                "[variant.eval.pieces]\nr = {{ squares = [\n{}\n] }}",
+                numbers.join(", ")
+            ))
+        };
+        let specs = parse_definitions(&table(25, -40)).unwrap_or_else(|e| panic!("{e}"));
+        let rook = specs[0].eval.pieces[1].clone().unwrap();
+        assert_eq!(rook.squares, Some(vec![-40; 25]));
+        assert_eq!(
+            eval_problem(&table(24, 0)),
+            EvalProblem::SquaresLength {
+                letter: "r".into(),
+                given: 24,
+                expected: 25
+            }
+        );
+        assert!(matches!(
+            eval_problem(&table(25, 2001)),
+            EvalProblem::OutOfRange { key, .. } if key == "pieces.r.squares"
+        ));
         // Keys the section does not have, and numbers of the wrong kind, are TOML errors.
         for bad in [
             "colour = 1",

@@ -20,11 +20,12 @@ use crate::eval::Eval;
 use crate::eval::features::Features;
 use crate::eval::has_pawns;
 use crate::eval::params::{
-    PAWN_TERMS, PER_PIECE, Params, VALUE, danger_index, few_pieces_index, pawn_index,
+    DOUBLED, ISOLATED, PASSED, PAWN_TERMS, PER_PIECE, Params, VALUE, danger_index,
+    few_pieces_index, pawn_index, shelter_index, square_index, tempo_index,
 };
 use crate::rules::Game;
 use crate::rules::Position;
-use crate::rules::spec::{BareKing, ROYAL_DANGER_MAX};
+use crate::rules::spec::{BareKing, FEW_PIECES, ROYAL_DANGER_MAX};
 use crate::variants::AnyGame;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -66,6 +67,20 @@ pub struct TuneArgs {
     /// dozen numbers where the data is too little for a hundred.
     #[arg(long)]
     pub values_only: bool,
+    /// Fit each piece type's square table too (a number per piece and square, on top of
+    /// its centre and advance terms): for data of thousands of games.
+    #[arg(long, conflicts_with = "values_only")]
+    pub squares: bool,
+    /// With --squares: the pull of the square tables towards their start, as a multiple
+    /// of --l2 (a square seldom stood on is otherwise moved by noise).
+    #[arg(long, default_value_t = 1.0, requires = "squares")]
+    pub squares_pull: f64,
+    /// Terms the fit leaves as they start, by their names in the section (`value`,
+    /// `centre`, `advance`, `promotion`, `mobility`, `leaps`, `attack` for every piece;
+    /// `tempo`, `shelter`, `few_pieces`, `passed`, `doubled`, `isolated`, `royal_danger`):
+    /// a term that is 0 and stays 0 costs the evaluation nothing.
+    #[arg(long, value_delimiter = ',', value_name = "TERM,...")]
+    pub keep: Vec<String>,
 }
 
 /// Why tuning could not be done.
@@ -86,6 +101,10 @@ pub enum TuneError {
     Empty { path: PathBuf },
     #[error("--result-weight {0} is not between 0 and 1")]
     ResultWeight(f64),
+    #[error("--squares-pull {0} is not a number of 0 or more")]
+    SquaresPull(f64),
+    #[error("--keep {0}: no such term (terms: {terms})", terms = TERMS.join(" "))]
+    Term(String),
 }
 
 /// Held-out positions are every tenth block of lines, blocks of a fiftieth of the data
@@ -132,6 +151,12 @@ pub fn run(any: &AnyGame, args: &TuneArgs) -> Result<(), String> {
     if !(0.0..=1.0).contains(&args.result_weight) {
         return Err(TuneError::ResultWeight(args.result_weight).to_string());
     }
+    if !(args.squares_pull >= 0.0 && args.squares_pull.is_finite()) {
+        return Err(TuneError::SquaresPull(args.squares_pull).to_string());
+    }
+    if let Some(bad) = args.keep.iter().find(|t| !TERMS.contains(&t.as_str())) {
+        return Err(TuneError::Term(bad.clone()).to_string());
+    }
     crate::with_width!(any, g => {
         let start = if args.from_derived { Params::derived(g) } else { Params::of(g) };
         let started = Instant::now();
@@ -153,8 +178,8 @@ pub fn run(any: &AnyGame, args: &TuneArgs) -> Result<(), String> {
             rate: args.rate,
             result_weight: args.result_weight,
             l2: args.l2,
-            frozen: frozen(g, &start, args.values_only),
-            pull: pull(&start),
+            frozen: keep(g, frozen(g, &start, Fitted::of(args)), &args.keep),
+            pull: pull(&start, args.squares_pull),
             bounds: bounds(g, &start),
         };
         let fit = fit(&train, &valid, &start.to_vector(), &settings);
@@ -242,10 +267,15 @@ fn parse_sample<const W: usize>(game: &Game<W>, eval: &Eval, line: &str) -> Resu
 /// life is not what the few self-play games measured: the fit priced Sho's Crown
 /// Prince at half a Drunk Elephant), the `few_pieces` weights of a game in which a
 /// bared side plays on (the definition may not set them there), the pawn structure of a
-/// game without pawns; with `values_only`, everything but the values of the pieces.
-fn frozen<const W: usize>(game: &Game<W>, params: &Params, values_only: bool) -> Vec<bool> {
+/// game without pawns; the square tables unless asked for; with `values_only`,
+/// everything but the values of the pieces.
+fn frozen<const W: usize>(game: &Game<W>, params: &Params, fitted: Fitted) -> Vec<bool> {
     let mut frozen: Vec<bool> = (0..params.len())
-        .map(|i| values_only && !is_value(params, i))
+        .map(|i| match fitted {
+            Fitted::Values => !is_value(params, i),
+            Fitted::Weights => is_square(params, i),
+            Fitted::Squares => false,
+        })
         .collect();
     for t in 0..game.types {
         if game.is_royal[piece_index(t, WHITE)] {
@@ -265,6 +295,73 @@ fn frozen<const W: usize>(game: &Game<W>, params: &Params, values_only: bool) ->
     frozen
 }
 
+/// The names `--keep` knows: first the per-piece terms, in their order in a piece's block.
+const TERMS: [&str; 14] = [
+    "value",
+    "centre",
+    "advance",
+    "promotion",
+    "mobility",
+    "leaps",
+    "attack",
+    "shelter",
+    "tempo",
+    "few_pieces",
+    "passed",
+    "doubled",
+    "isolated",
+    "royal_danger",
+];
+
+/// `frozen` with the terms named in `kept` frozen too (names checked against `TERMS`).
+fn keep<const W: usize>(game: &Game<W>, mut frozen: Vec<bool>, kept: &[String]) -> Vec<bool> {
+    let types = game.types;
+    for name in kept {
+        let indices: Vec<usize> = match name.as_str() {
+            "shelter" => vec![shelter_index(types)],
+            "tempo" => vec![tempo_index(types)],
+            "few_pieces" => (1..=FEW_PIECES)
+                .map(|n| few_pieces_index(types, n))
+                .collect(),
+            "passed" => vec![pawn_index(types, PASSED)],
+            "doubled" => vec![pawn_index(types, DOUBLED)],
+            "isolated" => vec![pawn_index(types, ISOLATED)],
+            "royal_danger" => vec![danger_index(types)],
+            term => {
+                let offset = TERMS.iter().position(|&t| t == term).expect("a known term");
+                (0..types).map(|t| t * PER_PIECE + offset).collect()
+            }
+        };
+        for i in indices {
+            frozen[i] = true;
+        }
+    }
+    frozen
+}
+
+/// Which numbers a fit moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fitted {
+    /// The piece values alone (`--values-only`).
+    Values,
+    /// Every weight but the square tables (the default).
+    Weights,
+    /// Every weight and the square tables (`--squares`).
+    Squares,
+}
+
+impl Fitted {
+    fn of(args: &TuneArgs) -> Fitted {
+        if args.values_only {
+            Fitted::Values
+        } else if args.squares {
+            Fitted::Squares
+        } else {
+            Fitted::Weights
+        }
+    }
+}
+
 /// What each parameter may be: a piece value at least 0, a `few_pieces` weight at most 0
 /// (under a bare-king rule a side is never better off for having fewer pieces; in
 /// self-play at a few thousand nodes the side with the material often fails to force the
@@ -280,8 +377,14 @@ fn bounds<const W: usize>(game: &Game<W>, params: &Params) -> Vec<(f64, f64)> {
         bounds[few_pieces_index(game.types, n)].1 = 0.0;
     }
     bounds[danger_index(game.types)] = (0.0, ROYAL_DANGER_MAX as f64);
+    for b in &mut bounds[square_index(game.types, params.squares(), 0, 0)..] {
+        *b = (-SQUARE_MAX, SQUARE_MAX);
+    }
     bounds
 }
+
+/// The largest number a fitted square table may hold (a definition may say up to 2000).
+const SQUARE_MAX: f64 = 500.0;
 
 /// How strongly each parameter is pulled to its start: piece values hardly (a value is a
 /// count difference that most positions measure, and the derived values are what tuning
@@ -289,18 +392,26 @@ fn bounds<const W: usize>(game: &Game<W>, params: &Params) -> Vec<(f64, f64)> {
 /// small: under the full pull Sho's fit moved it from 0 to 17 and from 100 to 110, while
 /// unpulled both starts reached 190), the positional weights fully: they are nearly
 /// collinear (the linear and quadratic advance, the centre and the value), and unpulled
-/// they trade huge opposite weights for a sliver of error.
-fn pull(params: &Params) -> Vec<f64> {
+/// they trade huge opposite weights for a sliver of error; the square tables by
+/// `squares_pull` (`--squares-pull`).
+fn pull(params: &Params, squares_pull: f64) -> Vec<f64> {
     let danger = danger_index(params.pieces.len());
     (0..params.len())
         .map(|i| {
             if is_value(params, i) || i == danger {
                 WEAK_PULL
+            } else if is_square(params, i) {
+                squares_pull
             } else {
                 1.0
             }
         })
         .collect()
+}
+
+/// Whether parameter `i` is an entry of a square table.
+fn is_square(params: &Params, i: usize) -> bool {
+    i >= square_index(params.pieces.len(), params.squares(), 0, 0)
 }
 
 /// Whether parameter `i` is a piece's value.
@@ -466,14 +577,35 @@ pub fn section_text<const W: usize>(game: &Game<W>, params: &Params) -> String {
             fields += &format!(", leaps = {}", p.leaps);
         }
         fields += &format!(", attack = {}", p.attack);
+        if p.squares.iter().any(|&x| x.round() != 0.0) {
+            fields += &format!(", squares = [\n{}    ]", square_table(game, &p.squares));
+        }
         out += &format!("  {key} = {{ {fields} }}  # {}\n", piece.name);
     }
     out
 }
 
+/// A square table in whole centipawns, one rank a line from the owner's first rank (the
+/// order `PieceParams::squares` has), each line ending in its rank's number.
+fn square_table<const W: usize>(game: &Game<W>, table: &[f64]) -> String {
+    let width = game.geo.width;
+    table
+        .chunks(width)
+        .enumerate()
+        .map(|(rank, row)| {
+            let numbers: Vec<String> = row
+                .iter()
+                .map(|x| format!("{:4}", x.round() + 0.0))
+                .collect();
+            format!("      {},  # {}\n", numbers.join(","), rank + 1)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::params::LEAPS;
 
     #[test]
     fn the_fit_finds_the_ratio_of_two_values_and_lowers_the_error() {
@@ -528,16 +660,88 @@ mod tests {
         let any = AnyGame::builtin("courier").unwrap();
         crate::with_width!(&any, g => {
             let params = Params::of(g);
-            let values_only = frozen(g, &params, true);
+            let values_only = frozen(g, &params, Fitted::Values);
             for (i, &f) in values_only.iter().enumerate() {
                 let free_value = i < g.types * PER_PIECE
                     && i % PER_PIECE == VALUE
                     && !g.is_royal[piece_index(i / PER_PIECE, WHITE)];
                 assert_eq!(f, !free_value, "parameter {i}");
             }
-            // Without it the positional weights are free too.
-            assert!(values_only.iter().filter(|&&f| !f).count() < params.len() / 3);
-            assert!(frozen(g, &params, false).iter().filter(|&&f| !f).count() > params.len() / 2);
+            // Without it the positional weights are free too, the square tables only
+            // when asked for.
+            let tables = square_index(g.types, g.squares, 0, 0);
+            let free = |fitted| -> Vec<usize> {
+                let f = frozen(g, &params, fitted);
+                (0..f.len()).filter(|&i| !f[i]).collect()
+            };
+            let weights = free(Fitted::Weights);
+            assert!(weights.len() > tables / 2 && weights.iter().all(|&i| i < tables));
+            let squares = free(Fitted::Squares);
+            assert_eq!(squares.len(), weights.len() + g.types * g.squares);
+            assert_eq!(params.len(), tables + g.types * g.squares);
+        });
+    }
+
+    #[test]
+    fn kept_terms_stay_as_they_start() {
+        let any = AnyGame::builtin("courier").unwrap();
+        crate::with_width!(&any, g => {
+            let params = Params::of(g);
+            let free = frozen(g, &params, Fitted::Weights);
+            let kept = ["leaps", "royal_danger", "passed"].map(String::from);
+            let frozen = keep(g, free.clone(), &kept);
+            for (i, (&before, &after)) in free.iter().zip(&frozen).enumerate() {
+                let named = (i < g.types * PER_PIECE && i % PER_PIECE == LEAPS)
+                    || i == danger_index(g.types)
+                    || i == pawn_index(g.types, PASSED);
+                assert_eq!(after, before || named, "parameter {i}");
+            }
+            // Every name of the list is known to `keep`.
+            let all = TERMS.map(String::from);
+            assert!(keep(g, free, &all).iter().take(danger_index(g.types) + 1).all(|&f| f));
+        });
+    }
+
+    #[test]
+    fn a_square_table_counts_for_both_owners_and_is_written_and_read_back() {
+        // Courier: Black's army is White's mirrored across the middle rank; a table is
+        // written from its owner's first rank, and a definition reads it back so.
+        let any = AnyGame::builtin("courier").unwrap();
+        crate::with_width!(&any, g => {
+            let mut params = Params::of(g);
+            let rook = g.spec.pieces.iter().position(|p| p.letter == "r").unwrap();
+            // b1, the owner's second square, and h7, on its seventh rank.
+            params.pieces[rook].squares[1] = 37.0;
+            params.pieces[rook].squares[6 * 12 + 7] = -12.0;
+            let (before, after) = (Eval::new(g), Eval::with_params(g, &params));
+            let fens = [
+                ("k11/12/12/12/12/12/12/1R8K1 w - - 0 1", 37),
+                ("1r8k1/12/12/12/12/12/12/K11 b - - 0 1", 37),
+                ("k11/7R4/12/12/12/12/12/K11 w - - 0 1", -12),
+                ("k11/12/12/12/12/12/7r4/K11 b - - 0 1", -12),
+                ("k11/12/12/12/12/12/12/2R7K1 w - - 0 1", 0),
+            ];
+            for (fen, gain) in fens {
+                let pos = Position::from_fen(g, fen).unwrap();
+                assert_eq!(after.evaluate(g, &pos) - before.evaluate(g, &pos), gain, "{fen}");
+            }
+            let text = section_text(g, &params);
+            assert!(text.contains("squares = [\n"), "{text}");
+            let toml = format!("[[variant]]\nname = \"c2\"\ninherits = \"courier\"\n{text}");
+            let specs = crate::rules::spec::parse_definitions_over(
+                &toml,
+                crate::variants::BUILTIN_DEFINITIONS,
+            )
+            .unwrap();
+            let read = AnyGame::new(&specs[0]).unwrap();
+            crate::with_width!(&read, g2 => {
+                let e = Eval::new(g2);
+                for (fen, _) in fens {
+                    let (pos, pos2) = (Position::from_fen(g, fen).unwrap(),
+                                       Position::from_fen(g2, fen).unwrap());
+                    assert_eq!(e.evaluate(g2, &pos2), after.evaluate(g, &pos), "{fen}");
+                }
+            });
         });
     }
 
