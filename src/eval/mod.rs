@@ -520,11 +520,15 @@ pub(crate) fn own_squares<const W: usize>(game: &Game<W>) -> Vec<u16> {
     let turned = |sq: usize| n - 1 - sq;
     let start = Position::from_fen(game, &game.spec.start).ok();
     // Each piece of the start has its opposite number, of the other colour, there.
+    let opposite = |a: u8, b: u8| {
+        let (a, b) = (a as usize - 1, b as usize - 1);
+        type_of_piece(a) == type_of_piece(b) && color_of_piece(a) != color_of_piece(b)
+    };
     let symmetric = |image: &dyn Fn(usize) -> usize| {
         start.as_ref().is_some_and(|pos| {
             (0..n).all(|sq| {
                 let (a, b) = (pos.board[sq], pos.board[image(sq)]);
-                (a == 0 && b == 0) || (a != 0 && b != 0 && (a - 1) ^ 1 == b - 1)
+                (a == 0 && b == 0) || (a != 0 && b != 0 && opposite(a, b))
             })
         })
     };
