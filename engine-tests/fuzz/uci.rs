@@ -416,6 +416,24 @@ fn is_uci_line(line: &str) -> bool {
         .is_some_and(|(m, n)| !m.contains(' ') && n.parse::<u64>().is_ok())
 }
 
+/// A line of `d`'s diagram (`rules::diagram::board_text`): a rank (its number, then a
+/// cell per file), the file letters, the side to move with the FEN, a reserve or the
+/// pieces carried.
+fn is_diagram_line(line: &str) -> bool {
+    let rank = line
+        .trim_start()
+        .split_once(' ')
+        .is_some_and(|(n, _)| n.parse::<u32>().is_ok());
+    let files = line.starts_with("    ")
+        && line
+            .split_whitespace()
+            .all(|f| f.len() == 1 && f.chars().all(|c| c.is_ascii_lowercase()));
+    rank || files
+        || line.contains(" to move")
+        || line.starts_with("In hand, ")
+        || line.starts_with("Carried")
+}
+
 fn run_stream(dialect: Dialect, commands: &[Command]) {
     let _one = SESSION.lock().unwrap_or_else(|e| e.into_inner());
     protocol::capture();
@@ -455,8 +473,16 @@ fn run_stream(dialect: Dialect, commands: &[Command]) {
 fn check_output(dialect: Dialect, input: &[String], out: &[String], searched: &mut [Session]) {
     let no_move = dialect.word("(none)", "resign");
     let shown = || format!("input:\n{}\noutput:\n{}", input.join("\n"), out.join("\n"));
+    // `d` (kirin's board display, as Stockfish's) prints a diagram, for a human.
+    let displays = input
+        .iter()
+        .any(|l| l.split_whitespace().next() == Some("d"));
     for line in out {
-        assert!(is_uci_line(line), "not UCI: '{line}'\n{}", shown());
+        assert!(
+            is_uci_line(line) || (displays && is_diagram_line(line)),
+            "not UCI: '{line}'\n{}",
+            shown()
+        );
         // A panic that the protocol caught is answered in UCI's form, and is still a bug.
         assert!(!line.contains("internal error"), "{line}\n{}", shown());
     }
