@@ -532,11 +532,8 @@ pub(crate) fn own_squares<const W: usize>(game: &Game<W>) -> Vec<u16> {
             })
         })
     };
-    let black: Box<dyn Fn(usize) -> usize> = if !symmetric(&mirrored) && symmetric(&turned) {
-        Box::new(turned)
-    } else {
-        Box::new(mirrored)
-    };
+    let turn = !symmetric(&mirrored) && symmetric(&turned);
+    let black = |sq| if turn { turned(sq) } else { mirrored(sq) };
     (0..n)
         .map(|sq| sq as u16)
         .chain((0..n).map(|sq| black(sq) as u16))
