@@ -468,3 +468,68 @@ fn definition_keys_that_would_do_nothing_are_refused() {
     ]);
     assert_eq!(code, 0, "Chu has the Lion-trading rules: {err}");
 }
+
+#[test]
+fn label_rescores_positions_with_a_judge_from_whites_view() {
+    let dir = std::env::temp_dir().join(format!("kirin-label-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("data.txt");
+    // The start; White a Queen up with Black to move; Black a Queen up with White to
+    // move; White to move and mate in one (Ra8), which the judge scores as a mate and
+    // which is left out.
+    let lines = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\t0.5\t0",
+        "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1\t1\t0",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1\t0\t0",
+        "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\t1\t0",
+    ];
+    std::fs::write(&data, lines.join("\n") + "\n").unwrap();
+    let judge = format!("cmd={}", env!("CARGO_BIN_EXE_kirin"));
+    let data_arg = data.to_str().unwrap();
+    let args = [
+        "label",
+        "--variant",
+        "chess",
+        "--data",
+        data_arg,
+        "--jobs",
+        "2",
+        "--engine",
+        &judge,
+        "depth=4",
+    ];
+    let (code, out, err) = kirin(&args);
+    assert_eq!(code, 0, "{err}");
+    let got: Vec<Vec<&str>> = out.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(got.len(), 3, "the mate is left out: {out}");
+    for (line, fields) in lines.iter().zip(&got) {
+        let given: Vec<&str> = line.split('\t').collect();
+        assert_eq!(fields[..2], given[..2], "FEN and result kept: {out}");
+    }
+    let score = |i: usize| got[i][2].parse::<i32>().unwrap();
+    assert!(score(0).abs() < 100, "the start is level: {out}");
+    assert!(score(1) > 500, "White's Queen, Black to move: {out}");
+    assert!(score(2) < -500, "Black's Queen, White to move: {out}");
+    assert!(err.contains("3 of 4 positions scored"), "{err}");
+
+    let (code, _, err) = kirin(&[
+        "label",
+        "--variant",
+        "chess",
+        "--data",
+        data_arg,
+        "--engine",
+        &judge,
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("needs a limit"), "{err}");
+    std::fs::write(
+        &data,
+        format!("{}\n{}\n", lines[0], lines[1].replace("\t1\t", "\t2\t")),
+    )
+    .unwrap();
+    let (code, _, err) = kirin(&args);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("data.txt:2: result '2'"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -65,6 +65,9 @@ enum Command {
     /// Writes training positions for `kirin tune`: quiet positions of self-play games at a
     /// fixed node count per move, with the game's result and the searched score.
     Datagen(crate::tune::datagen::DatagenArgs),
+    /// Scores the positions of a `kirin datagen` file anew with another engine (a UCI, USI
+    /// or CECP judge at a fixed depth, node count or time), for `kirin tune`.
+    Label(crate::tune::label::LabelArgs),
     /// Fits a variant's evaluation parameters to `kirin datagen`'s positions (Texel's
     /// method) and prints them as a `[variant.eval]` section (docs/tuning.md).
     Tune(crate::tune::texel::TuneArgs),
@@ -225,6 +228,9 @@ pub fn main() -> ExitCode {
         Command::Datagen(args) => catalog
             .compile(&args.variant, &args.rules)
             .and_then(|any| crate::tune::datagen::run(&any, &args)),
+        Command::Label(args) => catalog
+            .compile(&args.variant, &args.rules)
+            .and_then(|any| crate::tune::label::run(&any, &args)),
         Command::Tune(args) => catalog
             .compile(&args.variant, &args.rules)
             .and_then(|any| crate::tune::texel::run(&any, &args)),

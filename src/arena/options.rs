@@ -465,19 +465,26 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, OptionError> {
         apply(&mut cfg, option, values, &mut each, &mut engine_words)?;
     }
     for words in engine_words {
-        let mut engine = EngineConfig::empty();
-        for w in each.iter().chain(&words) {
-            engine.set("-engine", w)?;
-        }
-        if engine.command.is_empty() {
-            return Err(OptionError::Missing(
-                "-engine: every engine needs cmd=PROGRAM".into(),
-            ));
-        }
-        cfg.engines.push(engine);
+        let words: Vec<String> = each.iter().chain(&words).cloned().collect();
+        cfg.engines.push(engine("-engine", &words)?);
     }
     check(&cfg)?;
     Ok(cfg)
+}
+
+/// An engine described by `key=value` words as `-engine` takes them (`cmd=` needed),
+/// `option` naming where they were given in an error.
+pub fn engine(option: &str, words: &[String]) -> Result<EngineConfig, OptionError> {
+    let mut engine = EngineConfig::empty();
+    for w in words {
+        engine.set(option, w)?;
+    }
+    if engine.command.is_empty() {
+        return Err(OptionError::Missing(format!(
+            "{option}: every engine needs cmd=PROGRAM"
+        )));
+    }
+    Ok(engine)
 }
 
 /// An option word: a dash and a letter (`-games`, `--merge`), not a negative number.

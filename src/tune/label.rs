@@ -1,0 +1,329 @@
+//! `kirin label`: scores the positions of a `kirin datagen` file anew with another engine,
+//! the judge, so that `kirin tune` can fit kirin's evaluation to a stronger engine's
+//! opinion rather than to kirin's own.
+//!
+//! Each position is sent to the judge as a start position (a FEN, an SFEN over USI, an
+//! XBoard FEN over CECP) and searched to the limit its `--engine` words give (`depth=`,
+//! `nodes=` or `st=`); the last score the judge reported replaces the line's score, turned
+//! to White's view. The FEN and the game's result are kept as they are. A position the
+//! judge calls a mate is left out (its score is no number of centipawns, and the result
+//! already says who wins), as is one for which it reported no score. Several judges may
+//! run at once (`--jobs`), each scoring every n-th line; the lines are written in the
+//! order they were read.
+
+use crate::arena::engine::{EngineError, History, Player, Reply, Score};
+use crate::arena::options::{self, EngineConfig, Protocol};
+use crate::core::{BLACK, WHITE};
+use crate::rules::fen::FenStyle;
+use crate::rules::{Game, Position};
+use crate::variants::AnyGame;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Instant;
+use thiserror::Error;
+
+#[derive(clap::Args)]
+#[command(
+    after_help = "Reads `kirin datagen`'s lines (FEN, result, score, apart by tabs) and writes \
+    them again with the judge's score in centipawns from White's view. Example: `kirin label \
+    --variant courier --data c.txt --out c-judged.txt --jobs 2 --engine \
+    cmd=fairy-stockfish depth=8` (docs/tuning.md)."
+)]
+pub struct LabelArgs {
+    /// Variant name (see `kirin variants`; any case).
+    #[arg(long, default_value = crate::cli_search::DEFAULT_VARIANT)]
+    pub variant: String,
+    /// Sets one of the variant's rule options (see `kirin variants`); repeatable.
+    #[arg(long = "rule", value_name = "KEY=VALUE")]
+    pub rules: Vec<String>,
+    /// Positions written by `kirin datagen`.
+    #[arg(long)]
+    pub data: PathBuf,
+    /// Write to this file instead of standard output.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// The judge, in the words of `kirin match -engine`: `cmd=PROGRAM`, one limit
+    /// (`depth=N`, `nodes=N` or `st=SECONDS`), and any of `proto=`, `option.NAME=VALUE`,
+    /// `variant=`, `initstr=`, `timeout=`.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1.., required = true)]
+    pub engine: Vec<String>,
+    /// Judges run at once, each a process of its own scoring its share of the lines.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub jobs: u64,
+}
+
+/// Why the positions could not be labelled.
+#[derive(Debug, Error)]
+pub enum LabelError {
+    #[error("--engine: {0}")]
+    Engine(#[from] options::OptionError),
+    #[error("--engine: the judge needs a limit for each position: depth=N, nodes=N or st=SECONDS")]
+    NoLimit,
+    #[error("--engine: the judge is given no clock (tc=); give it depth=, nodes= or st=")]
+    Clock,
+    #[error("the judge cannot be told this game over USI: {0}")]
+    Usi(String),
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}:{line}: {why}")]
+    Line {
+        path: PathBuf,
+        line: usize,
+        why: String,
+    },
+    #[error("{path}: no positions")]
+    Empty { path: PathBuf },
+    #[error("the judge: {0}")]
+    Start(EngineError),
+    #[error("the judge, at line {line} of the data: {source}")]
+    Judge { line: usize, source: EngineError },
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: String,
+        source: std::io::Error,
+    },
+}
+
+/// One line of the data: its text as read, and the position as the judge is told it.
+struct Entry {
+    fen: String,
+    result: String,
+    /// The position in the judge's protocol (FEN, XBoard FEN or SFEN).
+    judged_as: String,
+    white_to_move: bool,
+}
+
+/// What the judge said of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    /// Its score, centipawns from White's view.
+    Score(i32),
+    /// A mate, or no score at all: the line is left out.
+    Unscored,
+}
+
+/// Runs `kirin label`.
+pub fn run(any: &AnyGame, args: &LabelArgs) -> Result<(), String> {
+    crate::with_width!(any, g => label(g, args).map_err(|e| e.to_string()))
+}
+
+fn label<const W: usize>(game: &Game<W>, args: &LabelArgs) -> Result<(), LabelError> {
+    let judge = judge_config(&args.engine)?;
+    if judge.protocol == Protocol::Usi {
+        game.sfen_support()
+            .map_err(|e| LabelError::Usi(e.to_string()))?;
+    }
+    let started = Instant::now();
+    let entries = read_entries(game, &judge, &args.data)?;
+    let variant = judge
+        .variant
+        .clone()
+        .unwrap_or_else(|| game.spec.name.clone());
+    let verdicts = judge_all(&judge, &variant, &entries, args.jobs as usize)?;
+    let mut text = String::new();
+    let mut scored = 0;
+    for (entry, verdict) in entries.iter().zip(&verdicts) {
+        if let Verdict::Score(cp) = verdict {
+            text += &format!("{}\t{}\t{cp}\n", entry.fen, entry.result);
+            scored += 1;
+        }
+    }
+    write_out(args.out.as_ref(), &text)?;
+    eprintln!(
+        "kirin: label {}: {scored} of {} positions scored, {} left out (mate or no score), {:.1} s",
+        game.spec.name,
+        entries.len(),
+        entries.len() - scored,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// The judge's configuration: `kirin match`'s engine words, with a limit a position and
+/// no clock.
+fn judge_config(words: &[String]) -> Result<EngineConfig, LabelError> {
+    let judge = options::engine("--engine", words)?;
+    if judge.tc.is_some() {
+        return Err(LabelError::Clock);
+    }
+    if judge.depth.is_none() && judge.nodes.is_none() && judge.movetime.is_none() {
+        return Err(LabelError::NoLimit);
+    }
+    Ok(judge)
+}
+
+fn read_entries<const W: usize>(
+    game: &Game<W>,
+    judge: &EngineConfig,
+    path: &PathBuf,
+) -> Result<Vec<Entry>, LabelError> {
+    let text = std::fs::read_to_string(path).map_err(|source| LabelError::Read {
+        path: path.clone(),
+        source,
+    })?;
+    let mut entries = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let entry = parse_entry(game, judge.protocol, line).map_err(|why| LabelError::Line {
+            path: path.clone(),
+            line: i + 1,
+            why,
+        })?;
+        entries.push(entry);
+    }
+    if entries.is_empty() {
+        return Err(LabelError::Empty { path: path.clone() });
+    }
+    Ok(entries)
+}
+
+/// One line, `FEN <tab> result <tab> score`, checked as `kirin tune` checks it.
+fn parse_entry<const W: usize>(
+    game: &Game<W>,
+    protocol: Protocol,
+    line: &str,
+) -> Result<Entry, String> {
+    let mut fields = line.split('\t');
+    let (Some(fen), Some(result), Some(score), None) =
+        (fields.next(), fields.next(), fields.next(), fields.next())
+    else {
+        return Err("not FEN, result and score separated by tabs".into());
+    };
+    let pos = Position::from_fen(game, fen).map_err(|e| e.to_string())?;
+    if !["1", "0.5", "0"].contains(&result) {
+        return Err(format!("result '{result}' is not 1, 0.5 or 0"));
+    }
+    score
+        .parse::<i32>()
+        .map_err(|_| format!("score '{score}' is not a whole number"))?;
+    let judged_as = match protocol {
+        Protocol::Uci => pos.to_fen(game),
+        Protocol::Usi => game.sfen(&pos),
+        Protocol::Cecp => pos.to_fen_styled(game, FenStyle::Xboard),
+    };
+    Ok(Entry {
+        fen: fen.to_string(),
+        result: result.to_string(),
+        judged_as,
+        white_to_move: pos.side == WHITE,
+    })
+}
+
+/// Every entry's verdict, in order, from `jobs` judges scoring every `jobs`-th entry.
+fn judge_all(
+    judge: &EngineConfig,
+    variant: &str,
+    entries: &[Entry],
+    jobs: usize,
+) -> Result<Vec<Verdict>, LabelError> {
+    let jobs = jobs.min(entries.len()).max(1);
+    let done = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let shares: Vec<Result<Vec<Verdict>, LabelError>> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..jobs)
+            .map(|job| {
+                let (done, failed) = (&done, &failed);
+                s.spawn(move || {
+                    let share = entries.iter().enumerate().skip(job).step_by(jobs);
+                    let result = judge_share(judge, variant, share, entries.len(), done, failed);
+                    if result.is_err() {
+                        failed.store(true, Ordering::Relaxed);
+                    }
+                    result
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("a judging thread panicked"))
+            .collect()
+    });
+    let shares = shares.into_iter().collect::<Result<Vec<_>, _>>()?;
+    // Entry i is the (i / jobs)-th of share i % jobs.
+    Ok((0..entries.len())
+        .map(|i| shares[i % jobs][i / jobs])
+        .collect())
+}
+
+/// One judge's verdicts on its share of the entries, stopping early when another judge
+/// has failed.
+fn judge_share<'a>(
+    judge: &EngineConfig,
+    variant: &str,
+    share: impl Iterator<Item = (usize, &'a Entry)>,
+    total: usize,
+    done: &AtomicUsize,
+    failed: &AtomicBool,
+) -> Result<Vec<Verdict>, LabelError> {
+    let at = |line: usize| move |source| LabelError::Judge { line, source };
+    let mut player = Player::start(judge, None).map_err(LabelError::Start)?;
+    let mut verdicts = Vec::new();
+    let mut fresh = true;
+    for (i, entry) in share {
+        if failed.load(Ordering::Relaxed) {
+            break;
+        }
+        // A CECP engine takes a position only as a new game's start (`setboard`); a UCI
+        // engine is told the position with each search, and keeps its hash table from
+        // one to the next (the lines of a game follow one another).
+        if fresh || judge.protocol == Protocol::Cecp {
+            let side = if entry.white_to_move { WHITE } else { BLACK };
+            player
+                .new_game(variant, Some(&entry.judged_as), &[], side)
+                .map_err(at(i + 1))?;
+            fresh = false;
+        }
+        verdicts.push(judge_one(&mut player, judge, entry).map_err(at(i + 1))?);
+        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+        if n.is_multiple_of(10_000) {
+            eprintln!("kirin: label: {n} of {total} positions");
+        }
+    }
+    player.finish(None);
+    Ok(verdicts)
+}
+
+/// The judge's verdict on one position.
+fn judge_one(
+    player: &mut Player,
+    judge: &EngineConfig,
+    entry: &Entry,
+) -> Result<Verdict, EngineError> {
+    let history = History {
+        fen: Some(&entry.judged_as),
+        moves: &[],
+        white_to_move: entry.white_to_move,
+    };
+    let deadline = Instant::now() + judge.timeout + judge.movetime.unwrap_or_default();
+    let reply = player.think(&history, None, deadline)?;
+    Ok(match (reply, player.thought.score) {
+        (Reply::Move(_), Some(Score::Centipawns(cp))) => {
+            Verdict::Score(if entry.white_to_move { cp } else { -cp })
+        }
+        _ => Verdict::Unscored,
+    })
+}
+
+fn write_out(out: Option<&PathBuf>, text: &str) -> Result<(), LabelError> {
+    match out {
+        Some(path) => std::fs::write(path, text).map_err(|source| LabelError::Write {
+            path: path.display().to_string(),
+            source,
+        }),
+        None => {
+            use std::io::Write;
+            std::io::stdout()
+                .lock()
+                .write_all(text.as_bytes())
+                .map_err(|source| LabelError::Write {
+                    path: "standard output".into(),
+                    source,
+                })
+        }
+    }
+}
