@@ -692,6 +692,15 @@ impl Player {
                     if let Some(e) = cecp_error(line) {
                         return Err(EngineError::Protocol(e));
                     }
+                    // Before a game, an engine that tells the user of an error has refused
+                    // what it was sent (HaChu, a `setboard` in letters it does not read; it
+                    // may then exit, and "disconnects" would not say why).
+                    if let Some(message) = line.strip_prefix("tellusererror") {
+                        return Err(EngineError::Protocol(format!(
+                            "rejects what it was sent: {}",
+                            message.trim()
+                        )));
+                    }
                 }
             }
         }
@@ -997,6 +1006,22 @@ fn cecp_error(line: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_error_told_to_the_user_while_a_game_is_set_up_is_a_refusal() {
+        let words = ["cmd=engine", "proto=xboard"].map(String::from);
+        let cfg = super::super::options::engine("-engine", &words).unwrap();
+        let script = [
+            "feature ping=1 setboard=1 done=1",
+            "tellusererror Unknown piece 'x'",
+        ];
+        let mut player = Player::scripted(&cfg, script.map(String::from).to_vec()).unwrap();
+        let refused = player.new_game("chu", Some("12/12 w - - 0 1"), &[], crate::core::WHITE);
+        match refused {
+            Err(EngineError::Protocol(why)) => assert!(why.contains("Unknown piece 'x'"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+    }
 
     #[test]
     fn feature_lines() {
