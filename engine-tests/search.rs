@@ -199,3 +199,28 @@ fn the_stop_flag_is_seen_at_the_next_node() {
         });
     }
 }
+
+/// Contempt scores a draw as that much worse than even for the side the search is for,
+/// and as that much better for its opponent: with the move rule one ply away every
+/// move of this rook ending draws, so the root's score is minus the contempt (plus
+/// it for a contempt below 0), whichever side the search is for.
+#[test]
+fn contempt_counts_a_draw_against_the_side_searched_for() {
+    let drawn_next = "4k3/8/8/8/8/8/r7/4K2R w - - 99 80";
+    for contempt in [0, 37, -37, 500] {
+        let limits = Limits {
+            contempt,
+            ..depth(4)
+        };
+        let (score, _) = search_in("chess", drawn_next, limits);
+        assert_eq!(score, -contempt, "contempt {contempt}");
+    }
+    // The same from Black's side: the draw is still the searching side's to dislike.
+    let black = "4k3/8/8/8/8/8/r7/4K2R b - - 99 80";
+    let limits = Limits {
+        contempt: 37,
+        ..depth(4)
+    };
+    let (score, _) = search_in("chess", black, limits);
+    assert_eq!(score, -37);
+}

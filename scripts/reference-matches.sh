@@ -9,7 +9,9 @@
 # chu courier-fsf courier-fairymax sho tamerlane duodecimal (default: all).
 # Engines: Debian's hachu, fairymax and fairy-stockfish (installed if missing, as root);
 # Sho needs Fairy-Stockfish built from its source (Debian's 11.1 has no `shoshogi`): set
-# FSF_SOURCE to that binary. KIRIN names a kirin binary (default: built here).
+# FSF_SOURCE to that binary. KIRIN names a kirin binary (default: built here);
+# KIRIN_OPTIONS adds engine words to kirin's side against another engine (e.g.
+# KIRIN_OPTIONS=option.Contempt=50).
 # CONCURRENCY (default 1) games of a match at once: 2 fills the two cores, each game
 # having one engine thinking at a time.
 # Output: target/matches/<match>.pgn and .log, and the score lines on standard output.
@@ -60,14 +62,14 @@ for which in $WHICH; do
       # referee and kirin play that repetition rule here.
       openings chu "$OUT/chu-openings.pgn"
       run chu -variant chu -rule repetition_rule=illegal-always \
-        -engine cmd="$KIRIN" name=kirin option.VariantRules=repetition_rule=illegal-always \
+        -engine cmd="$KIRIN" name=kirin option.VariantRules=repetition_rule=illegal-always ${KIRIN_OPTIONS:-} \
         -engine cmd=/usr/games/hachu name=hachu proto=xboard \
         -each tc="$TC" -games 2 -rounds "$ROUNDS" -repeat -recover \
         -openings file="$OUT/chu-openings.pgn" format=pgn ;;
     courier-fsf)
       openings courier "$OUT/courier-openings.pgn"
       run courier-fsf -variant courier \
-        -engine cmd="$KIRIN" name=kirin \
+        -engine cmd="$KIRIN" name=kirin ${KIRIN_OPTIONS:-} \
         -engine cmd=/usr/games/fairy-stockfish name=fairy-stockfish-11.1 \
         -each tc="$TC" -games 2 -rounds "$ROUNDS" -repeat -recover \
         -openings file="$OUT/courier-openings.pgn" format=pgn ;;
@@ -75,7 +77,7 @@ for which in $WHICH; do
       # Fairy-Max starts Courier from XBoard's array and cannot be given a position.
       openings courier "$OUT/courier-xboard-openings.pgn" xboard
       run courier-fairymax -variant courier -start xboard \
-        -engine cmd="$KIRIN" name=kirin \
+        -engine cmd="$KIRIN" name=kirin ${KIRIN_OPTIONS:-} \
         -engine cmd=/usr/games/fairymax name=fairymax proto=xboard start=xboard \
         -each tc="$TC" -games 2 -rounds "$ROUNDS" -repeat -recover \
         -openings file="$OUT/courier-xboard-openings.pgn" format=pgn ;;
@@ -86,7 +88,7 @@ for which in $WHICH; do
       fi
       openings sho "$OUT/sho-openings.pgn"
       run sho -variant sho \
-        -engine cmd="$KIRIN" name=kirin \
+        -engine cmd="$KIRIN" name=kirin ${KIRIN_OPTIONS:-} \
         -engine cmd="$FSF_SOURCE" name=fairy-stockfish-source variant=shoshogi \
         -each tc="$TC" -games 2 -rounds "$ROUNDS" -repeat -recover \
         -openings file="$OUT/sho-openings.pgn" format=pgn ;;

@@ -16,7 +16,7 @@ use crate::core::Move;
 use crate::fault::{self, Fault};
 use crate::rules::MoveList;
 use crate::rules::spec::{VariantSpec, Verdict};
-use crate::search::limits::Limits;
+use crate::search::limits::{Limits, MAX_CONTEMPT};
 use crate::search::score_text;
 use crate::search::tt::{DEFAULT_MB, MAX_MB, Table};
 use crate::search::{MAX_THREADS, SearchResult};
@@ -114,6 +114,8 @@ pub struct Uci {
     rules: Vec<String>,
     threads: usize,
     multipv: usize,
+    /// The `Contempt` option (`Limits::contempt`), centipawns.
+    contempt: i32,
     tt: Arc<Table>,
     stop: Arc<AtomicBool>,
     pondering: Arc<AtomicBool>,
@@ -180,6 +182,7 @@ impl Uci {
             rules: Vec::new(),
             threads: 1,
             multipv: 1,
+            contempt: 0,
             tt: Arc::new(Table::new(DEFAULT_MB)),
             stop: Arc::new(AtomicBool::new(false)),
             pondering: Arc::new(AtomicBool::new(false)),
@@ -243,6 +246,9 @@ impl Uci {
         say(&format!(
             "option name {} type check default false",
             standard("Ponder")
+        ));
+        say(&format!(
+            "option name Contempt type spin default 0 min -{MAX_CONTEMPT} max {MAX_CONTEMPT}"
         ));
         say(if usi { "usiok" } else { "uciok" });
     }
@@ -427,6 +433,12 @@ impl Uci {
                     "info string error: MultiPV must be 1..64, not '{value}'"
                 )),
             },
+            "contempt" => match value.parse::<i32>() {
+                Ok(c) if c.abs() <= MAX_CONTEMPT => self.contempt = c,
+                _ => say(&format!(
+                    "info string error: Contempt must be -{MAX_CONTEMPT}..{MAX_CONTEMPT}, not '{value}'"
+                )),
+            },
             "ponder" => {}
             _ => say(&format!("info string error: unknown option '{name}'")),
         }
@@ -481,6 +493,7 @@ impl Uci {
         let mut byoyomi = None;
         let mut limits = Limits {
             multipv: self.multipv,
+            contempt: self.contempt,
             ..Default::default()
         };
         let mut ponder = false;

@@ -15,7 +15,7 @@ use crate::fault::{self, Fault};
 use crate::rules::fen::FenStyle;
 use crate::rules::spec::{BareKing, VariantSpec, Verdict};
 use crate::search::MAX_THREADS;
-use crate::search::limits::Limits;
+use crate::search::limits::{Limits, MAX_CONTEMPT};
 use crate::search::tt::{DEFAULT_MB, MAX_MB, Table};
 use crate::search::{MATE, MATE_BOUND, SearchFault};
 use crate::variants::{self, SpecError};
@@ -76,6 +76,9 @@ pub struct Xboard {
     /// bare-king rule, XBoard's stalemate verdict, check); off, under the variant's own
     /// rules. CECP option "Claim only mate and stalemate", on by default.
     verified_results: bool,
+    /// CECP option "Contempt" (`Limits::contempt`), for the engine's own moves; analysis
+    /// scores a draw as 0.
+    contempt: i32,
     /// CECP option "Variant rules": `KEY=VALUE` choices (as `--rule`) for the next
     /// `variant` (chess, after `new`, is played as it is).
     rules: Vec<String>,
@@ -142,6 +145,7 @@ impl Xboard {
             ranks: Ranks::for_height(8),
             xboard_starts: true,
             verified_results: true,
+            contempt: 0,
             rules: Vec::new(),
             engine_side: Some(crate::core::BLACK),
             post: false,
@@ -417,7 +421,7 @@ impl Xboard {
         // corruption that crashed XBoard); first on the line, a value has the rest of
         // the line (some 300 characters) to fill.
         say(&format!(
-            "feature option=\"Variant rules -string \" ping=1 setboard=1 usermove=1 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 debug=1 highlight=1 myname=\"kirin {}\" variants=\"{}\" option=\"XBoard start positions -check 1\" option=\"Claim only mate and stalemate -check 1\" done=1",
+            "feature option=\"Variant rules -string \" ping=1 setboard=1 usermove=1 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 debug=1 highlight=1 myname=\"kirin {}\" variants=\"{}\" option=\"XBoard start positions -check 1\" option=\"Claim only mate and stalemate -check 1\" option=\"Contempt -spin 0 -{MAX_CONTEMPT} {MAX_CONTEMPT}\" done=1",
             env!("CARGO_PKG_VERSION"),
             names.join(",")
         ));
@@ -432,6 +436,9 @@ impl Xboard {
             }
             Some(("Variant rules", v)) => {
                 self.rules = v.split_whitespace().map(str::to_string).collect()
+            }
+            Some(("Contempt", v)) if v.parse::<i32>().is_ok_and(|c| c.abs() <= MAX_CONTEMPT) => {
+                self.contempt = v.parse().unwrap_or(0)
             }
             _ => say(&format!("Error (unknown option or value): option {arg}")),
         }
@@ -704,6 +711,7 @@ impl Xboard {
     fn move_limits(&self, left: Duration) -> Limits {
         let mut limits = Limits {
             depth: self.depth,
+            contempt: self.contempt,
             ..Default::default()
         };
         if let Some(t) = self.movetime {

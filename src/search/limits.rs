@@ -4,6 +4,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+/// The largest contempt the protocols take (`Limits::contempt`), in centipawns.
+pub const MAX_CONTEMPT: i32 = 500;
+
 /// What bounds a search. Every field is optional; with none the search runs until stopped.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
@@ -26,6 +29,11 @@ pub struct Limits {
     /// Stop once a mate in at most this many moves is found (UCI's `go mate N`); the
     /// search then goes no deeper than such a mate needs, with a margin for extensions.
     pub mate: Option<u32>,
+    /// How much worse than even a draw counts for the side the search is for, in
+    /// centipawns (`Contempt`): above 0 the engine steers away from repetitions, the
+    /// move rule and drawn endings in positions it judges about level, as against an
+    /// opponent it expects to outplay; below 0 it welcomes them. 0: a draw is 0.
+    pub contempt: i32,
 }
 
 impl Limits {

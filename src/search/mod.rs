@@ -10,7 +10,7 @@ pub mod limits;
 pub mod see;
 pub mod tt;
 
-use crate::core::{Move, MoveKind, piece_index, type_of_piece};
+use crate::core::{Color, Move, MoveKind, piece_index, type_of_piece};
 use crate::eval::Eval;
 use crate::fault::{self, Fault, Panicked};
 use crate::rules::game::Game;
@@ -605,6 +605,9 @@ struct Worker<'a, const W: usize> {
     /// Recent static evaluations, `EVAL_CACHE` entries indexed by the key's low bits,
     /// each the key's upper 48 bits beside the score (`cached_eval`).
     eval_cache: Vec<u64>,
+    /// The side the search is for (the root's side to move): a draw is worth
+    /// `-limits.contempt` to it.
+    root_side: Color,
     /// Nodes between two looks at the limits: 1024, or 64 when the time is short, so
     /// that a move made on the last of the clock is not late by a thousand nodes of a
     /// big game.
@@ -622,6 +625,7 @@ impl<'a, const W: usize> Worker<'a, W> {
         id: usize,
     ) -> Self {
         let n = 2 * game.types * game.squares;
+        let root_side = pos.side;
         Worker {
             game,
             eval,
@@ -652,6 +656,7 @@ impl<'a, const W: usize> Worker<'a, W> {
             lmr: reductions(),
             eval_cache: vec![0; EVAL_CACHE],
             check_every: if clock.is_tight() { 64 } else { 1024 },
+            root_side,
         }
     }
 
@@ -908,7 +913,17 @@ impl<'a, const W: usize> Worker<'a, W> {
         match self.game.spec.stalemate {
             Verdict::Loss => -MATE + ply as i32,
             Verdict::Win => MATE - ply as i32,
-            Verdict::Draw => 0,
+            Verdict::Draw => self.draw(),
+        }
+    }
+
+    /// A draw's score for the side to move: the contempt counts against the side the
+    /// search is for and for its opponent.
+    fn draw(&self) -> i32 {
+        if self.pos.side == self.root_side {
+            -self.limits.contempt
+        } else {
+            self.limits.contempt
         }
     }
 
@@ -918,28 +933,30 @@ impl<'a, const W: usize> Worker<'a, W> {
         let g = self.game;
         let pos = &self.pos;
         if g.spec.move_rule > 0 && pos.halfmove >= g.spec.move_rule {
-            return Some(0);
+            return Some(self.draw());
         }
         if g.rules.outcome
             && let Some(o) = g.rule_outcome(pos)
         {
             return Some(match o.verdict {
-                Verdict::Draw => 0,
+                Verdict::Draw => self.draw(),
                 Verdict::Win => RULE_WIN - ply as i32,
                 Verdict::Loss => -RULE_WIN + ply as i32,
             });
         }
         if g.spec.repetition_rule == RepetitionRule::Draw && pos.repetitions(g) > 0 {
-            return Some(0);
+            return Some(self.draw());
         }
         let us = pos.side;
         match g.spec.bare_king {
             BareKing::Play => None,
-            BareKing::Draw => (g.is_bare(pos, us) || g.is_bare(pos, us.opposite())).then_some(0),
+            BareKing::Draw => {
+                (g.is_bare(pos, us) || g.is_bare(pos, us.opposite())).then(|| self.draw())
+            }
             BareKing::LossUnlessRebare => {
                 let (we, they) = (g.is_bare(pos, us), g.is_bare(pos, us.opposite()));
                 if we && they {
-                    Some(0)
+                    Some(self.draw())
                 } else if they {
                     Some(RULE_WIN - ply as i32)
                 } else if we {
