@@ -63,6 +63,8 @@ fn uci_bad_input_is_answered_and_the_engine_goes_on() {
         "setoption name Threads value 0",
         "setoption name UCI_Variant value nonesuch",
         "setoption name Nonesuch value 3",
+        "setoption name Contempt value 501",
+        "setoption name Contempt value much",
         "go depth",
         "go sideways",
         "flibbertigibbet",
@@ -488,6 +490,8 @@ fn cecp_malformed_input_is_answered_and_the_engine_goes_on() {
         ("memory 0", "Error (bad size)"),
         ("cores many", "Error (bad number)"),
         ("option Nonesuch=1", "Error (unknown option"),
+        ("option Contempt=-501", "Error (Contempt must be -500..500)"),
+        ("option Contempt=", "Error (Contempt must be -500..500)"),
         ("lift 99", "Error (not a square)"),
         ("frobnicate", "Error (unknown command)"),
     ] {

@@ -437,9 +437,12 @@ impl Xboard {
             Some(("Variant rules", v)) => {
                 self.rules = v.split_whitespace().map(str::to_string).collect()
             }
-            Some(("Contempt", v)) if v.parse::<i32>().is_ok_and(|c| c.abs() <= MAX_CONTEMPT) => {
-                self.contempt = v.parse().unwrap_or(0)
-            }
+            Some(("Contempt", v)) => match v.parse::<i32>() {
+                Ok(c) if c.abs() <= MAX_CONTEMPT => self.contempt = c,
+                _ => say(&format!(
+                    "Error (Contempt must be -{MAX_CONTEMPT}..{MAX_CONTEMPT}): option {arg}"
+                )),
+            },
             _ => say(&format!("Error (unknown option or value): option {arg}")),
         }
     }
