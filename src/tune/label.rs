@@ -11,13 +11,14 @@
 //! run at once (`--jobs`), each scoring every n-th line; the lines are written in the
 //! order they were read.
 
+use super::data::{self, DataError};
 use crate::arena::engine::{EngineError, History, Player, Reply, Score};
 use crate::arena::options::{self, EngineConfig, Protocol};
 use crate::core::{BLACK, WHITE};
+use crate::rules::Game;
 use crate::rules::fen::FenStyle;
-use crate::rules::{Game, Position};
 use crate::variants::AnyGame;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 use thiserror::Error;
@@ -63,19 +64,8 @@ pub enum LabelError {
     Clock,
     #[error("the judge cannot be told this game over USI: {0}")]
     Usi(String),
-    #[error("cannot read {path}: {source}")]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{path}:{line}: {why}")]
-    Line {
-        path: PathBuf,
-        line: usize,
-        why: String,
-    },
-    #[error("{path}: no positions")]
-    Empty { path: PathBuf },
+    #[error(transparent)]
+    Data(#[from] DataError),
     #[error("the judge: {0}")]
     Start(EngineError),
     #[error("the judge, at line {line} of the data: {source}")]
@@ -155,63 +145,26 @@ fn judge_config(words: &[String]) -> Result<EngineConfig, LabelError> {
     Ok(judge)
 }
 
+/// The data's lines, each with the position as the judge is told it (FEN, XBoard FEN
+/// or SFEN by its protocol).
 fn read_entries<const W: usize>(
     game: &Game<W>,
     judge: &EngineConfig,
-    path: &PathBuf,
+    path: &Path,
 ) -> Result<Vec<Entry>, LabelError> {
-    let text = std::fs::read_to_string(path).map_err(|source| LabelError::Read {
-        path: path.clone(),
-        source,
-    })?;
-    let mut entries = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let entry = parse_entry(game, judge.protocol, line).map_err(|why| LabelError::Line {
-            path: path.clone(),
-            line: i + 1,
-            why,
-        })?;
-        entries.push(entry);
-    }
-    if entries.is_empty() {
-        return Err(LabelError::Empty { path: path.clone() });
-    }
-    Ok(entries)
-}
-
-/// One line, `FEN <tab> result <tab> score`, checked as `kirin tune` checks it.
-fn parse_entry<const W: usize>(
-    game: &Game<W>,
-    protocol: Protocol,
-    line: &str,
-) -> Result<Entry, String> {
-    let mut fields = line.split('\t');
-    let (Some(fen), Some(result), Some(score), None) =
-        (fields.next(), fields.next(), fields.next(), fields.next())
-    else {
-        return Err("not FEN, result and score separated by tabs".into());
-    };
-    let pos = Position::from_fen(game, fen).map_err(|e| e.to_string())?;
-    if !["1", "0.5", "0"].contains(&result) {
-        return Err(format!("result '{result}' is not 1, 0.5 or 0"));
-    }
-    score
-        .parse::<i32>()
-        .map_err(|_| format!("score '{score}' is not a whole number"))?;
-    let judged_as = match protocol {
-        Protocol::Uci => pos.to_fen(game),
-        Protocol::Usi => game.sfen(&pos),
-        Protocol::Cecp => pos.to_fen_styled(game, FenStyle::Xboard),
-    };
-    Ok(Entry {
-        fen: fen.to_string(),
-        result: result.to_string(),
-        judged_as,
-        white_to_move: pos.side == WHITE,
-    })
+    Ok(data::read(game, path, |line| {
+        let judged_as = match judge.protocol {
+            Protocol::Uci => line.pos.to_fen(game),
+            Protocol::Usi => game.sfen(&line.pos),
+            Protocol::Cecp => line.pos.to_fen_styled(game, FenStyle::Xboard),
+        };
+        Ok(Entry {
+            fen: line.fen.to_string(),
+            result: line.result_text.to_string(),
+            judged_as,
+            white_to_move: line.pos.side == WHITE,
+        })
+    })?)
 }
 
 /// Every entry's verdict, in order, from `jobs` judges scoring every `jobs`-th entry.

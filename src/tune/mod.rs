@@ -3,6 +3,7 @@
 //! (`texel`), printing a `[variant.eval]` section for its definition (docs/tuning.md);
 //! `kirin label` scores the positions anew with another engine (`label`).
 
+pub mod data;
 pub mod datagen;
 pub mod label;
 pub mod texel;

@@ -15,6 +15,7 @@
 //! (whole games, mostly), is held out and its error reported, to show whether the fit
 //! generalises to other games.
 
+use super::data::{self, DataError};
 use crate::core::{BLACK, WHITE, piece_index};
 use crate::eval::Eval;
 use crate::eval::features::Features;
@@ -24,7 +25,6 @@ use crate::eval::params::{
     few_pieces_index, pawn_index, shelter_index, square_index, tempo_index,
 };
 use crate::rules::Game;
-use crate::rules::Position;
 use crate::rules::spec::{BareKing, FEW_PIECES, ROYAL_DANGER_MAX};
 use crate::variants::AnyGame;
 use std::path::PathBuf;
@@ -86,19 +86,8 @@ pub struct TuneArgs {
 /// Why tuning could not be done.
 #[derive(Debug, Error)]
 pub enum TuneError {
-    #[error("cannot read {path}: {source}")]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{path}:{line}: {why}")]
-    Line {
-        path: PathBuf,
-        line: usize,
-        why: String,
-    },
-    #[error("{path}: no positions")]
-    Empty { path: PathBuf },
+    #[error(transparent)]
+    Data(#[from] DataError),
     #[error("--result-weight {0} is not between 0 and 1")]
     ResultWeight(f64),
     #[error("--squares-pull {0} is not a number of 0 or more")]
@@ -204,61 +193,27 @@ pub fn read_samples<const W: usize>(
     params: &Params,
     path: &std::path::Path,
 ) -> Result<Vec<Sample>, TuneError> {
-    let text = std::fs::read_to_string(path).map_err(|source| TuneError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
     let eval = Eval::with_params(game, params);
-    let mut samples = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let bad = |why: String| TuneError::Line {
-            path: path.to_path_buf(),
-            line: n + 1,
-            why,
-        };
-        samples.push(parse_sample(game, &eval, line).map_err(bad)?);
-    }
-    if samples.is_empty() {
-        return Err(TuneError::Empty {
-            path: path.to_path_buf(),
-        });
-    }
-    Ok(samples)
+    Ok(data::read(game, path, |line| {
+        Ok(sample(game, &eval, line))
+    })?)
 }
 
-/// One line, `FEN <tab> result <tab> score`, as a sample.
-fn parse_sample<const W: usize>(game: &Game<W>, eval: &Eval, line: &str) -> Result<Sample, String> {
-    let mut fields = line.split('\t');
-    let (Some(fen), Some(result), Some(score), None) =
-        (fields.next(), fields.next(), fields.next(), fields.next())
-    else {
-        return Err("not FEN, result and score separated by tabs".into());
-    };
-    let pos = Position::from_fen(game, fen).map_err(|e| e.to_string())?;
-    let result: f64 = result
-        .parse()
-        .ok()
-        .filter(|r| [0.0, 0.5, 1.0].contains(r))
-        .ok_or_else(|| format!("result '{result}' is not 1, 0.5 or 0"))?;
-    let score: f64 = score
-        .parse::<i32>()
-        .map_err(|_| format!("score '{score}' is not a whole number"))? as f64;
-    let mut features = eval.features(game, &pos);
+/// A line of the data as a sample: its features, result and score, from White's view.
+fn sample<const W: usize>(game: &Game<W>, eval: &Eval, line: data::Line<W>) -> Sample {
+    let mut features = eval.features(game, &line.pos);
     // The features are the side to move's; the fit works from White's view.
-    if pos.side == BLACK {
+    if line.pos.side == BLACK {
         features.fixed = -features.fixed;
         for t in &mut features.terms {
             t.1 = -t.1;
         }
     }
-    Ok(Sample {
+    Sample {
         features,
-        result,
-        score,
-    })
+        result: line.result,
+        score: line.score as f64,
+    }
 }
 
 /// The parameters the fit leaves alone: the values of royal pieces (a side's one King
@@ -606,6 +561,7 @@ fn square_table<const W: usize>(game: &Game<W>, table: &[f64]) -> String {
 mod tests {
     use super::*;
     use crate::eval::params::LEAPS;
+    use crate::rules::Position;
 
     #[test]
     fn the_fit_finds_the_ratio_of_two_values_and_lowers_the_error() {
