@@ -6,6 +6,8 @@
 
 use super::options::{EngineConfig, Protocol, TimeControl};
 use crate::core::{Color, WHITE};
+use crate::rules::fen::FenStyle;
+use crate::rules::{Game, Position};
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, Command, Stdio};
@@ -936,6 +938,20 @@ fn usi_game_over(result: &str, side: Color) -> Option<&'static str> {
         "1-0" | "0-1" if result == won => Some("win"),
         "1-0" | "0-1" => Some("lose"),
         _ => None,
+    }
+}
+
+/// `pos` as an engine speaking `protocol` is given it: kirin's FEN over UCI, SFEN over
+/// USI, the XBoard-styled FEN over CECP.
+pub fn position_text<const W: usize>(
+    game: &Game<W>,
+    pos: &Position<W>,
+    protocol: Protocol,
+) -> String {
+    match protocol {
+        Protocol::Uci => pos.to_fen(game),
+        Protocol::Usi => game.sfen(pos),
+        Protocol::Cecp => pos.to_fen_styled(game, FenStyle::Xboard),
     }
 }
 

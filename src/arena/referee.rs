@@ -4,12 +4,11 @@
 //! adjudication options are applied. Whatever an engine does (an illegal move, a flag
 //! fall, a false claim, silence, a crash), the game ends with a result and a reason.
 
-use super::engine::{Clocks, EngineError, History, Player, Reply};
+use super::engine::{Clocks, EngineError, History, Player, Reply, position_text};
 use super::options::{DrawRule, EngineConfig, MatchConfig, Protocol, ResignRule};
 use super::pgn::{PgnGame, PgnMove};
 use crate::core::{Color, Move, WHITE};
 use crate::protocol::cecp::Ranks;
-use crate::rules::fen::FenStyle;
 use crate::rules::notation::wire_turn;
 use crate::rules::spec::Verdict;
 use crate::rules::{Game, Position};
@@ -211,11 +210,8 @@ impl<'g, const W: usize> Referee<'g, W> {
             cfg,
             pos: setup.start.clone(),
             fens: Color::ALL.map(|side| {
-                setup.from_fen[side].then(|| match setup.engines[side].protocol {
-                    Protocol::Uci => setup.start.to_fen(game),
-                    Protocol::Usi => game.sfen(&setup.start),
-                    Protocol::Cecp => setup.start.to_fen_styled(game, FenStyle::Xboard),
-                })
+                setup.from_fen[side]
+                    .then(|| position_text(game, &setup.start, setup.engines[side].protocol))
             }),
             players: [None, None],
             kept,

@@ -12,11 +12,10 @@
 //! order they were read.
 
 use super::data::{self, DataError};
-use crate::arena::engine::{EngineError, History, Player, Reply, Score};
+use crate::arena::engine::{EngineError, History, Player, Reply, Score, position_text};
 use crate::arena::options::{self, EngineConfig, Protocol};
 use crate::core::{BLACK, WHITE};
 use crate::rules::Game;
-use crate::rules::fen::FenStyle;
 use crate::variants::AnyGame;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -86,15 +85,6 @@ struct Entry {
     white_to_move: bool,
 }
 
-/// What the judge said of a position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Verdict {
-    /// Its score, centipawns from White's view.
-    Score(i32),
-    /// A mate, or no score at all: the line is left out.
-    Unscored,
-}
-
 /// Runs `kirin label`.
 pub fn run(any: &AnyGame, args: &LabelArgs) -> Result<(), String> {
     crate::with_width!(any, g => label(g, args).map_err(|e| e.to_string()))
@@ -112,11 +102,11 @@ fn label<const W: usize>(game: &Game<W>, args: &LabelArgs) -> Result<(), LabelEr
         .variant
         .clone()
         .unwrap_or_else(|| game.spec.name.clone());
-    let verdicts = judge_all(&judge, &variant, &entries, args.jobs as usize)?;
+    let scores = judge_all(&judge, &variant, &entries, args.jobs as usize)?;
     let mut text = String::new();
     let mut scored = 0;
-    for (entry, verdict) in entries.iter().zip(&verdicts) {
-        if let Verdict::Score(cp) = verdict {
+    for (entry, score) in entries.iter().zip(&scores) {
+        if let Some(cp) = score {
             text += &format!("{}\t{}\t{cp}\n", entry.fen, entry.result);
             scored += 1;
         }
@@ -153,31 +143,26 @@ fn read_entries<const W: usize>(
     path: &Path,
 ) -> Result<Vec<Entry>, LabelError> {
     Ok(data::read(game, path, |line| {
-        let judged_as = match judge.protocol {
-            Protocol::Uci => line.pos.to_fen(game),
-            Protocol::Usi => game.sfen(&line.pos),
-            Protocol::Cecp => line.pos.to_fen_styled(game, FenStyle::Xboard),
-        };
         Ok(Entry {
             fen: line.fen.to_string(),
             result: line.result_text.to_string(),
-            judged_as,
+            judged_as: position_text(game, &line.pos, judge.protocol),
             white_to_move: line.pos.side == WHITE,
         })
     })?)
 }
 
-/// Every entry's verdict, in order, from `jobs` judges scoring every `jobs`-th entry.
+/// Every entry's score (White's view; `None` where it is left out), in order, from `jobs` judges scoring every `jobs`-th entry.
 fn judge_all(
     judge: &EngineConfig,
     variant: &str,
     entries: &[Entry],
     jobs: usize,
-) -> Result<Vec<Verdict>, LabelError> {
+) -> Result<Vec<Option<i32>>, LabelError> {
     let jobs = jobs.min(entries.len()).max(1);
     let done = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
-    let shares: Vec<Result<Vec<Verdict>, LabelError>> = std::thread::scope(|s| {
+    let shares: Vec<Result<Vec<Option<i32>>, LabelError>> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..jobs)
             .map(|job| {
                 let (done, failed) = (&done, &failed);
@@ -203,7 +188,7 @@ fn judge_all(
         .collect())
 }
 
-/// One judge's verdicts on its share of the entries, stopping early when another judge
+/// One judge's scores of its share of the entries, stopping early when another judge
 /// has failed.
 fn judge_share<'a>(
     judge: &EngineConfig,
@@ -212,10 +197,10 @@ fn judge_share<'a>(
     total: usize,
     done: &AtomicUsize,
     failed: &AtomicBool,
-) -> Result<Vec<Verdict>, LabelError> {
+) -> Result<Vec<Option<i32>>, LabelError> {
     let at = |line: usize| move |source| LabelError::Judge { line, source };
     let mut player = Player::start(judge, None).map_err(LabelError::Start)?;
-    let mut verdicts = Vec::new();
+    let mut scores = Vec::new();
     let mut fresh = true;
     for (i, entry) in share {
         if failed.load(Ordering::Relaxed) {
@@ -231,22 +216,23 @@ fn judge_share<'a>(
                 .map_err(at(i + 1))?;
             fresh = false;
         }
-        verdicts.push(judge_one(&mut player, judge, entry).map_err(at(i + 1))?);
+        scores.push(judge_one(&mut player, judge, entry).map_err(at(i + 1))?);
         let n = done.fetch_add(1, Ordering::Relaxed) + 1;
         if n.is_multiple_of(10_000) {
             eprintln!("kirin: label: {n} of {total} positions");
         }
     }
     player.finish(None);
-    Ok(verdicts)
+    Ok(scores)
 }
 
-/// The judge's verdict on one position.
+/// The judge's score of one position, centipawns from White's view; `None` for a mate,
+/// or no score at all (the line is left out).
 fn judge_one(
     player: &mut Player,
     judge: &EngineConfig,
     entry: &Entry,
-) -> Result<Verdict, EngineError> {
+) -> Result<Option<i32>, EngineError> {
     let history = History {
         fen: Some(&entry.judged_as),
         moves: &[],
@@ -256,9 +242,9 @@ fn judge_one(
     let reply = player.think(&history, None, deadline)?;
     Ok(match (reply, player.thought.score) {
         (Reply::Move(_), Some(Score::Centipawns(cp))) => {
-            Verdict::Score(if entry.white_to_move { cp } else { -cp })
+            Some(if entry.white_to_move { cp } else { -cp })
         }
-        _ => Verdict::Unscored,
+        _ => None,
     })
 }
 
