@@ -58,6 +58,27 @@ fn perft_threads_and_named_start_and_moves() {
         "1",
     ]);
     assert!(out.contains("Nodes searched: 29"), "{out}");
+    // The same moves in SAN, as kirin's PGN files write them, mixed with coordinates.
+    let count = |moves: &str| {
+        let (code, out, err) = kirin(&[
+            "perft",
+            "--variant",
+            "courier",
+            "--start",
+            "xboard",
+            "--moves",
+            moves,
+            "--depth",
+            "2",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        out.lines()
+            .find(|l| l.starts_with("Nodes searched"))
+            .map(str::to_string)
+            .expect("a node line")
+    };
+    assert_eq!(count("Ea3 Ee6 Ec1 Nj6"), count("c1a3 c8e6 a3c1 k8j6"));
+    assert_eq!(count("c1a3 Ee6 a3c1 Nj6"), count("c1a3 c8e6 a3c1 k8j6"));
     let (_, out, _) = kirin(&["perft", "--variant", "sho", "--depth", "2", "--full"]);
     assert!(out.contains("Nodes searched: 676"), "{out}");
 }

@@ -47,7 +47,8 @@ pub fn setup<const W: usize>(
     };
     let mut pos = Position::from_fen(game, &fen).map_err(|e| format!("bad FEN: {e}"))?;
     // Moves apart by spaces, or by `;` in a game of one action per turn (where `;` joins
-    // the actions of one turn, rules::turns).
+    // the actions of one turn, rules::turns). Each in kirin's coordinates or in SAN, so
+    // that a game's moves can be copied from one of kirin's PGN files.
     let separators: &[char] = if game.multi_action {
         &[' ']
     } else {
@@ -58,7 +59,7 @@ pub fn setup<const W: usize>(
         .split(separators)
         .filter(|t| !t.is_empty())
     {
-        for m in game.parse_turn(&mut pos, text).map_err(|e| e.to_string())? {
+        for m in game.parse_san(&mut pos, text).map_err(|e| e.to_string())? {
             pos.make(game, m);
         }
     }
