@@ -84,13 +84,15 @@ enum Command {
 
 #[derive(clap::Args)]
 struct AnalyseArgs {
-    /// Variant name (see `kirin variants`; any case).
-    #[arg(long, default_value = DEFAULT_VARIANT)]
-    variant: String,
+    #[command(flatten)]
+    game: crate::cli_search::GameArgs,
+    /// Position to start from (default: the variant's start position).
     #[arg(long)]
     fen: Option<String>,
+    /// A named start position of the variant instead of the default one.
     #[arg(long)]
     start: Option<String>,
+    /// Moves to play first, apart by spaces, in kirin's coordinates (`e2e4`) or SAN (`Nf3`).
     #[arg(long)]
     moves: Option<String>,
     /// Search to this depth.
@@ -109,15 +111,12 @@ struct AnalyseArgs {
     /// machine cannot give is halved until it can.
     #[arg(long, default_value_t = crate::search::tt::DEFAULT_MB, value_parser = hash_mb)]
     hash: usize,
-    #[arg(long = "rule", value_name = "KEY=VALUE")]
-    rules: Vec<String>,
 }
 
 #[derive(clap::Args)]
 struct SelfplayArgs {
-    /// Variant name (see `kirin variants`; any case).
-    #[arg(long, default_value = DEFAULT_VARIANT)]
-    variant: String,
+    #[command(flatten)]
+    game: crate::cli_search::GameArgs,
     #[arg(long)]
     start: Option<String>,
     #[arg(long, default_value_t = 10)]
@@ -137,22 +136,19 @@ struct SelfplayArgs {
     random_plies: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    #[arg(long = "rule", value_name = "KEY=VALUE")]
-    rules: Vec<String>,
 }
 
 #[derive(clap::Args)]
 struct PerftArgs {
-    /// Variant name (see `kirin variants`; any case).
-    #[arg(long, default_value = DEFAULT_VARIANT)]
-    variant: String,
+    #[command(flatten)]
+    game: crate::cli_search::GameArgs,
     /// Position to start from (default: the variant's start position).
     #[arg(long)]
     fen: Option<String>,
     /// A named start position of the variant instead of the default one.
     #[arg(long)]
     start: Option<String>,
-    /// Moves to play first, space- or comma-separated, in coordinate notation.
+    /// Moves to play first, apart by spaces, in kirin's coordinates (`e2e4`) or SAN (`Nf3`).
     #[arg(long)]
     moves: Option<String>,
     /// Depth in plies.
@@ -167,10 +163,6 @@ struct PerftArgs {
     /// Make and unmake every leaf instead of counting the last ply in bulk.
     #[arg(long)]
     full: bool,
-    /// Replace a rule of the variant's definition, e.g. `--rule okazaki=true` or
-    /// `--rule promotion=to-zone` (keys: docs/variants.md). May be repeated.
-    #[arg(long = "rule", value_name = "KEY=VALUE")]
-    rules: Vec<String>,
 }
 
 /// `--threads`: a number from 1 to `MAX_THREADS`.
@@ -221,18 +213,18 @@ pub fn main() -> ExitCode {
         Command::Selfplay(args) => selfplay(&catalog, &args),
         Command::Values { variant } => values(&catalog, &variant),
         Command::Openings(args) => catalog
-            .compile(&args.variant, &args.rules)
+            .compile(&args.game.variant, &args.game.rules)
             .and_then(|any| crate::arena::openings::run(&any, &args)),
         Command::Match(args) => crate::arena::run(&args, cli.variants_file.as_deref()),
         Command::Serve(args) => crate::serve::run(&args, catalog.user_text, catalog.extra),
         Command::Datagen(args) => catalog
-            .compile(&args.variant, &args.rules)
+            .compile(&args.game.variant, &args.game.rules)
             .and_then(|any| crate::tune::datagen::run(&any, &args)),
         Command::Label(args) => catalog
-            .compile(&args.variant, &args.rules)
+            .compile(&args.game.variant, &args.game.rules)
             .and_then(|any| crate::tune::label::run(&any, &args)),
         Command::Tune(args) => catalog
-            .compile(&args.variant, &args.rules)
+            .compile(&args.game.variant, &args.game.rules)
             .and_then(|any| crate::tune::texel::run(&any, &args)),
         Command::Variants => {
             for v in catalog.extra.iter().chain(variants::builtin()) {
@@ -279,7 +271,7 @@ impl Catalog {
 }
 
 fn analyse(catalog: &Catalog, args: &AnalyseArgs) -> Result<(), String> {
-    let any = catalog.compile(&args.variant, &args.rules)?;
+    let any = catalog.compile(&args.game.variant, &args.game.rules)?;
     let mut limits = crate::search::limits::Limits {
         depth: args.depth,
         nodes: args.nodes,
@@ -297,7 +289,7 @@ fn analyse(catalog: &Catalog, args: &AnalyseArgs) -> Result<(), String> {
 }
 
 fn selfplay(catalog: &Catalog, args: &SelfplayArgs) -> Result<(), String> {
-    let any = catalog.compile(&args.variant, &args.rules)?;
+    let any = catalog.compile(&args.game.variant, &args.game.rules)?;
     with_width!(&any, g => {
         let start = setup(g, None, args.start.as_deref(), None)?;
         let (mut white, mut black, mut draws) = (0, 0, 0);
@@ -349,7 +341,7 @@ fn values(catalog: &Catalog, name: &str) -> Result<(), String> {
 }
 
 fn perft(catalog: &Catalog, args: &PerftArgs) -> Result<(), String> {
-    let any = catalog.compile(&args.variant, &args.rules)?;
+    let any = catalog.compile(&args.game.variant, &args.game.rules)?;
     with_width!(&any, g => run_perft(g, args))
 }
 

@@ -17,6 +17,19 @@ use std::time::{Duration, Instant};
 /// The game every command plays unless told otherwise (the README's).
 pub const DEFAULT_VARIANT: &str = "chu";
 
+/// The game a command plays: a variant and its rule options, the two arguments every
+/// command that plays a game shares (flattened into its arguments).
+#[derive(clap::Args)]
+pub struct GameArgs {
+    /// Variant name (see `kirin variants`; any case).
+    #[arg(long, default_value = DEFAULT_VARIANT)]
+    pub variant: String,
+    /// Replaces one of the variant's rules or rule options, e.g. `--rule okazaki=true` (keys:
+    /// `kirin variants`, docs/variants.md); repeatable.
+    #[arg(long = "rule", value_name = "KEY=VALUE")]
+    pub rules: Vec<String>,
+}
+
 /// Sets up a position from a variant's start (or a named start, or a FEN) and moves.
 pub fn setup<const W: usize>(
     game: &Game<W>,

@@ -40,12 +40,8 @@ use std::time::Instant;
     turn boundary. Openings are written as they are found."
 )]
 pub struct OpeningsArgs {
-    /// Variant name (see `kirin variants`; any case).
-    #[arg(long, default_value = crate::cli_search::DEFAULT_VARIANT)]
-    pub variant: String,
-    /// Sets one of the variant's rule options (see `kirin variants`); repeatable.
-    #[arg(long = "rule", value_name = "KEY=VALUE")]
-    pub rules: Vec<String>,
+    #[command(flatten)]
+    pub game: crate::cli_search::GameArgs,
     /// How many openings to write.
     #[arg(long, default_value_t = 100)]
     pub count: usize,

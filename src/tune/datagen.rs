@@ -33,12 +33,8 @@ use std::time::Instant;
     White's view. Read by `kirin tune --data FILE` (docs/tuning.md)."
 )]
 pub struct DatagenArgs {
-    /// Variant name (see `kirin variants`; any case).
-    #[arg(long, default_value = crate::cli_search::DEFAULT_VARIANT)]
-    pub variant: String,
-    /// Sets one of the variant's rule options (see `kirin variants`); repeatable.
-    #[arg(long = "rule", value_name = "KEY=VALUE")]
-    pub rules: Vec<String>,
+    #[command(flatten)]
+    pub game: crate::cli_search::GameArgs,
     /// Games to start (a game dropped for a lopsided opening counts).
     #[arg(long)]
     pub games: usize,

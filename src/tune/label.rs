@@ -30,12 +30,8 @@ use thiserror::Error;
     cmd=fairy-stockfish depth=8` (docs/tuning.md)."
 )]
 pub struct LabelArgs {
-    /// Variant name (see `kirin variants`; any case).
-    #[arg(long, default_value = crate::cli_search::DEFAULT_VARIANT)]
-    pub variant: String,
-    /// Sets one of the variant's rule options (see `kirin variants`); repeatable.
-    #[arg(long = "rule", value_name = "KEY=VALUE")]
-    pub rules: Vec<String>,
+    #[command(flatten)]
+    pub game: crate::cli_search::GameArgs,
     /// Positions written by `kirin datagen`.
     #[arg(long)]
     pub data: PathBuf,
