@@ -279,19 +279,14 @@ fn courier_bare_kings_are_mated() {
     // From a game against Fairy-Max that kirin, without the mop-up beyond a bare King,
     // drew by the 50-move rule. At several depths: with the mop-up counted once, whether
     // a fixed-depth search mated here was a matter of the depth (docs/search.md).
-    for depth in 9..=12 {
-        mates(
-            "courier",
-            "12/3P8/p4K6/P1E2EM5/3W2k5/12/5Fb5/12 b - - 4 140",
-            depth,
-        );
-    }
-    for depth in 10..=12 {
-        mates(
-            "courier",
-            "12/12/2k9/4b7/12/3EM2W4/4KF6/3E8 w - - 0 1",
-            depth,
-        );
+    let endings = [
+        ("12/3P8/p4K6/P1E2EM5/3W2k5/12/5Fb5/12 b - - 4 140", 9..=12),
+        ("12/12/2k9/4b7/12/3EM2W4/4KF6/3E8 w - - 0 1", 10..=12),
+    ];
+    for (fen, depths) in endings {
+        for depth in depths {
+            mates("courier", fen, depth);
+        }
     }
 }
 
