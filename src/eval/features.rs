@@ -7,12 +7,14 @@
 //! checks the two agree on positions of several games.
 
 use super::params::{
-    ADVANCE, ATTACK, CENTRE, DOUBLED, ISOLATED, LEAPS, PASSED, PER_PIECE, PIECE_MOBILITY,
-    PROMOTION, VALUE, danger_index, few_pieces_index, pawn_index, shelter_index, square_index,
-    tempo_index,
+    ADVANCE, ATTACK, CENTRE, DOUBLED, HALF_OPEN_FILE, ISOLATED, LEAPS, OPEN_FILE, PASSED,
+    PAWN_THREAT, PER_PIECE, PIECE_MOBILITY, PROMOTION, UNSAFE_REACH, VALUE, control_index,
+    danger_index, few_pieces_index, pawn_index, shelter_index, square_index, tempo_index,
 };
-use super::{Danger, Eval, IMMOBILE_SHARE, centre, leap_reach, pawns, progress, slide_reach};
-use crate::core::{BLACK, Color, WHITE, color_of_piece, piece_index, type_of_piece};
+use super::{
+    Danger, Eval, IMMOBILE_SHARE, centre, control, leap_squares, pawns, progress, slide_reach,
+};
+use crate::core::{BLACK, Bitboard, Color, WHITE, color_of_piece, piece_index, type_of_piece};
 use crate::rules::game::Game;
 use crate::rules::position::Position;
 use crate::rules::reserves::PRISONERS;
@@ -67,11 +69,18 @@ impl Eval {
         // The attack on each royal, also where its weight is 0 (the tuner may move it off 0).
         let zones = self.royal_zones(&lone);
         let mut danger = [Danger::default(); 2];
+        // What the pawns attack, in every game with pawns (the tuner may move the
+        // weights off 0).
+        let has_pawns = self.pawn.iter().any(|&p| p);
+        let attacks = has_pawns.then(|| control::pawn_attacks(game, pos, &self.pawn));
         for pc in 0..2 * game.types {
             let color = color_of_piece(pc);
             let (own, theirs) = (pos.by_color[color], pos.by_color[color.opposite()]);
             let base = type_of_piece(pc) * PER_PIECE;
             let zone = zones[color.opposite()].filter(|_| !game.is_royal[pc]);
+            let watched = attacks
+                .map(|a| a[color.opposite()])
+                .filter(|_| self.reach_counted[pc]);
             for sq in pos.by_piece[pc] {
                 let (seen, limit) = super::piece_view(game, pos, pc, sq, occ, restrained);
                 if restrained && limit.is_empty() {
@@ -86,12 +95,19 @@ impl Eval {
                 self.add_square(game, &mut sum, pc, sq, sign(color));
                 // Every slider's reach, also where its weight is 0 (the tuner may move
                 // it off 0).
-                if !game.tables[pc].slides.is_empty() {
-                    let reach = slide_reach(game, pc, sq, seen, limit, own);
-                    sum.dense[base + PIECE_MOBILITY] += sign(color) * reach as f64;
+                let (count, slid) = if game.tables[pc].slides.is_empty() {
+                    (0, Bitboard::EMPTY)
+                } else {
+                    slide_reach(game, pc, sq, seen, limit, own)
+                };
+                sum.dense[base + PIECE_MOBILITY] += sign(color) * count as f64;
+                let leapt = leap_squares(game, pc, sq, occ, limit, theirs);
+                sum.dense[base + LEAPS] += sign(color) * leapt.count() as f64;
+                if let Some(attacked) = watched {
+                    let unsafe_squares = ((slid | leapt) & attacked).count();
+                    sum.dense[control_index(types, UNSAFE_REACH)] +=
+                        sign(color) * unsafe_squares as f64;
                 }
-                let leaps = leap_reach(game, pc, sq, occ, limit, theirs);
-                sum.dense[base + LEAPS] += sign(color) * leaps as f64;
                 if let Some(k) = lone[color.opposite()] {
                     sum.dense[base + ATTACK] += sign(color) * self.nearness(sq, k) as f64;
                 }
@@ -129,6 +145,20 @@ impl Eval {
             }
         }
         self.add_pawn_features(game, pos, &mut sum, us);
+        if let Some(attacks) = attacks {
+            let pawns = pawns::Pawns::of(game, pos, &self.pawn);
+            for color in Color::ALL {
+                let (threats, open, half) =
+                    self.control_counts(game, pos, &pawns, &attacks, &royals, color);
+                for (term, n) in [
+                    (PAWN_THREAT, threats),
+                    (OPEN_FILE, open),
+                    (HALF_OPEN_FILE, half),
+                ] {
+                    sum.dense[control_index(types, term)] += sign(color) * n as f64;
+                }
+            }
+        }
         sum.dense[tempo_index(types)] += 1.0;
         Features {
             terms: sum

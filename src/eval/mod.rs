@@ -1,8 +1,8 @@
 //! Evaluation for any variant without hand tuning: piece values derived from each piece's
 //! mobility, piece-square terms for centralisation and promotion progress, slider
 //! mobility and royal shelter; where a game's tuned numbers give them, leap reach,
-//! nearness to the opponent's royal and pawn structure (`pawns.rs`). Scores are
-//! centipawn-like, from the side to move.
+//! nearness to the opponent's royal, pawn structure (`pawns.rs`) and what the pawns
+//! control (`control.rs`). Scores are centipawn-like, from the side to move.
 //!
 //! Piece values: a piece's expected number of moves, averaged over every square of the
 //! board, where each square along a slide is empty with probability 0.7 (so a rider is
@@ -20,6 +20,7 @@ use crate::rules::spec::{BareKing, FEW_PIECES};
 use danger::Danger;
 pub use params::Params;
 
+mod control;
 mod danger;
 pub mod features;
 pub mod params;
@@ -107,6 +108,21 @@ pub struct Eval {
     isolated: i32,
     /// Whether the pawn structure counts: the game has pawns and a weight is not 0.
     pawn_terms: bool,
+    /// Per piece index: whether its reach counts for `unsafe_reach` (neither a pawn nor
+    /// royal), whether it slides, whether it leaps or steps, whether it slides ahead
+    /// (open files).
+    reach_counted: Vec<bool>,
+    slider: Vec<bool>,
+    leaper: Vec<bool>,
+    slides_ahead: Vec<bool>,
+    /// What the pawns control (`control.rs`): per unsafe square reached, per piece a
+    /// pawn attacks, per slider on an open and on a half-open file...
+    unsafe_reach: i32,
+    pawn_threat: i32,
+    open_file: i32,
+    half_open_file: i32,
+    /// ...counted only where the game has pawns and a weight is not 0.
+    control_terms: bool,
     /// The numbers the tables were built from: the attack's percentage is read from
     /// here, and the tuner's feature extraction reads them all.
     params: Params,
@@ -194,8 +210,27 @@ impl Eval {
             })
             .collect();
         let weighs = params.passed != 0.0 || params.doubled != 0 || params.isolated != 0;
+        let has_pawns = pawn.iter().any(|&p| p);
+        let per_type = |fact: fn(&params::PieceParams) -> bool| -> Vec<bool> {
+            (0..2 * game.types)
+                .map(|pc| fact(&params.pieces[type_of_piece(pc)]))
+                .collect()
+        };
         Eval {
-            pawn_terms: weighs && pawn.iter().any(|&p| p),
+            pawn_terms: weighs && has_pawns,
+            reach_counted: (0..2 * game.types)
+                .map(|pc| !pawn[pc] && !game.is_royal[pc])
+                .collect(),
+            slider: per_type(|p| p.slides),
+            leaper: per_type(|p| p.leaper),
+            slides_ahead: (0..2 * game.types)
+                .map(|pc| control::slides_ahead(game, pc))
+                .collect(),
+            unsafe_reach: params.unsafe_reach,
+            pawn_threat: params.pawn_threat,
+            open_file: params.open_file,
+            half_open_file: params.half_open_file,
+            control_terms: has_pawns && params.control().iter().any(|&w| w != 0),
             pawn,
             passed,
             doubled: params.doubled,
@@ -244,6 +279,10 @@ impl Eval {
             [None; 2]
         };
         let mut danger = [Danger::default(); 2];
+        // The squares each side's pawns attack, only where what they control counts.
+        let attacks = self
+            .control_terms
+            .then(|| control::pawn_attacks(game, pos, &self.pawn));
         for pc in 0..2 * game.types {
             let pieces = pos.by_piece[pc];
             if pieces.is_empty() {
@@ -253,6 +292,11 @@ impl Eval {
             let (own, theirs) = (pos.by_color[color], pos.by_color[color.opposite()]);
             let target = lone[color.opposite()].filter(|_| self.attack[pc] != 0);
             let zone = zones[color.opposite()].filter(|_| !game.is_royal[pc]);
+            let watched = attacks
+                .map(|a| a[color.opposite()])
+                .filter(|_| self.reach_counted[pc] && self.unsafe_reach != 0);
+            let slides = self.mobility[pc] != 0 || (watched.is_some() && self.slider[pc]);
+            let leaps = self.leaps[pc] != 0 || (watched.is_some() && self.leaper[pc]);
             for sq in pieces {
                 let (seen, limit) = piece_view(game, pos, pc, sq, occ, restrained);
                 if restrained && limit.is_empty() {
@@ -262,11 +306,19 @@ impl Eval {
                     continue;
                 }
                 score[color] += self.pst[pc * self.squares + sq];
-                if self.mobility[pc] != 0 {
-                    score[color] += self.mobility[pc] * slide_reach(game, pc, sq, seen, limit, own);
+                let mut reach = Bitboard::EMPTY;
+                if slides {
+                    let (count, slid) = slide_reach(game, pc, sq, seen, limit, own);
+                    score[color] += self.mobility[pc] * count;
+                    reach = slid;
                 }
-                if self.leaps[pc] != 0 {
-                    score[color] += self.leaps[pc] * leap_reach(game, pc, sq, occ, limit, theirs);
+                if leaps {
+                    let leapt = leap_squares(game, pc, sq, occ, limit, theirs);
+                    score[color] += self.leaps[pc] * leapt.count() as i32;
+                    reach |= leapt;
+                }
+                if let Some(attacked) = watched {
+                    score[color] += self.unsafe_reach * (reach & attacked).count() as i32;
                 }
                 if let Some(k) = target {
                     score[color] += self.attack[pc] * self.nearness(sq, k);
@@ -285,13 +337,24 @@ impl Eval {
         if game.reserves.exist() {
             self.add_reserves(game, pos, &mut score);
         }
-        if self.pawn_terms {
+        if self.pawn_terms || self.control_terms {
             let pawns = pawns::Pawns::of(game, pos, &self.pawn);
-            for (color, s) in Color::ALL.into_iter().zip(score.iter_mut()) {
-                let table = &self.passed[color.index() * self.squares..];
-                let mut passed = 0;
-                let survey = pawns::survey(game, &pawns, color, |sq| passed += table[sq]);
-                *s += passed + self.doubled * survey.doubled + self.isolated * survey.isolated;
+            if self.pawn_terms {
+                for (color, s) in Color::ALL.into_iter().zip(score.iter_mut()) {
+                    let table = &self.passed[color.index() * self.squares..];
+                    let mut passed = 0;
+                    let survey = pawns::survey(game, &pawns, color, |sq| passed += table[sq]);
+                    *s += passed + self.doubled * survey.doubled + self.isolated * survey.isolated;
+                }
+            }
+            if let Some(attacks) = attacks {
+                for (color, s) in Color::ALL.into_iter().zip(score.iter_mut()) {
+                    let (threats, open, half) =
+                        self.control_counts(game, pos, &pawns, &attacks, &royals, color);
+                    *s += self.pawn_threat * threats
+                        + self.open_file * open
+                        + self.half_open_file * half;
+                }
             }
         }
         for (color, s) in Color::ALL.into_iter().zip(score.iter_mut()) {
@@ -303,6 +366,26 @@ impl Eval {
             }
         }
         score[pos.side] - score[pos.side.opposite()] + self.tempo
+    }
+
+    /// `color`'s pawn threats (opponent pieces, neither pawns nor royal, that its pawns
+    /// attack) and its pieces that slide ahead on open and on half-open files
+    /// (`control.rs`).
+    #[inline]
+    fn control_counts<const W: usize>(
+        &self,
+        game: &Game<W>,
+        pos: &Position<W>,
+        pawns: &pawns::Pawns<W>,
+        attacks: &[Bitboard<W>; 2],
+        royals: &[Bitboard<W>; 2],
+        color: Color,
+    ) -> (i32, i32, i32) {
+        let them = color.opposite();
+        let targets = pos.by_color[them].andnot(pawns.of_color(them) | royals[them]);
+        let threats = (attacks[color] & targets).count() as i32;
+        let (open, half) = control::files(game, pos, pawns, &self.slides_ahead, color);
+        (threats, open, half)
     }
 
     /// Whether one side has nothing but royal pieces and the other fewer other pieces
@@ -481,7 +564,9 @@ pub fn has_pawns<const W: usize>(game: &Game<W>) -> bool {
 }
 
 /// The squares piece `pc` on `sq` reaches by its slides, through `occ`, within `limit`,
-/// not onto its own pieces `own` (the evaluation's mobility).
+/// not onto its own pieces `own` (the evaluation's mobility): their number, each slide's
+/// counted apart (a square two slides reach counts twice, as it always has), and the
+/// squares themselves.
 #[inline]
 fn slide_reach<const W: usize>(
     game: &Game<W>,
@@ -490,28 +575,30 @@ fn slide_reach<const W: usize>(
     occ: Bitboard<W>,
     limit: Bitboard<W>,
     own: Bitboard<W>,
-) -> i32 {
-    let mut reach = 0;
+) -> (i32, Bitboard<W>) {
+    let (mut count, mut squares) = (0, Bitboard::EMPTY);
     for s in &game.tables[pc].slides {
-        reach += (game.slide_targets(s, sq, occ) & limit).andnot(own).count();
+        let reached = (game.slide_targets(s, sq, occ) & limit).andnot(own);
+        count += reached.count();
+        squares |= reached;
     }
-    reach as i32
+    (count as i32, squares)
 }
 
 /// The squares piece `pc` on `sq` reaches by its leaps and steps: empty squares it may
 /// move to and opponent pieces (`theirs`) it may take, through `occ`, within `limit`.
 #[inline]
-fn leap_reach<const W: usize>(
+fn leap_squares<const W: usize>(
     game: &Game<W>,
     pc: usize,
     sq: usize,
     occ: Bitboard<W>,
     limit: Bitboard<W>,
     theirs: Bitboard<W>,
-) -> i32 {
+) -> Bitboard<W> {
     let tab = &game.tables[pc];
     let reach = tab.leap_move[sq].andnot(occ) | (tab.leap_capture[sq] & theirs);
-    (reach & limit).count() as i32
+    reach & limit
 }
 
 /// How central `sq` is: 1 on the centre, falling linearly with the distance (files plus

@@ -1,6 +1,6 @@
 //! The numbers the evaluation is built from: per piece type a value and six positional
 //! weights, and the global terms (shelter, tempo, few pieces, pawn structure, the attack
-//! on a lone royal). A game's `[variant.eval]` section (tuned by `kirin tune`) gives some
+//! on a lone royal, what the pawns control). A game's `[variant.eval]` section (tuned by `kirin tune`) gives some
 //! or all of them; every number it leaves out is derived from the pieces' moves as before
 //! tuning existed (or 0, for the terms added since), so a game without the section
 //! evaluates exactly as it always did.
@@ -60,6 +60,15 @@ pub struct Params {
     /// The attack on a lone royal's zone, in percent of its formula (`danger.rs`); 0: not
     /// counted.
     pub royal_danger: i32,
+    /// What the pawns control (`control.rs`): per square a piece reaches that an opponent
+    /// pawn attacks...
+    pub unsafe_reach: i32,
+    /// ...per opponent piece (not a pawn, not royal) that a pawn attacks...
+    pub pawn_threat: i32,
+    /// ...per piece that slides straight ahead on a file without pawns...
+    pub open_file: i32,
+    /// ...and on a file with opponent pawns only.
+    pub half_open_file: i32,
 }
 
 /// How many numbers each piece type has in the flat vector (`Params::to_vector`).
@@ -164,12 +173,18 @@ impl Params {
             isolated: section.isolated.filter(|_| tuned).unwrap_or(0),
             // Not counted unless the definition says so: it is a loss in some games.
             royal_danger: section.royal_danger.filter(|_| tuned).unwrap_or(0),
+            // Nor what the pawns control: an untuned game evaluates as before.
+            unsafe_reach: section.unsafe_reach.filter(|_| tuned).unwrap_or(0),
+            pawn_threat: section.pawn_threat.filter(|_| tuned).unwrap_or(0),
+            open_file: section.open_file.filter(|_| tuned).unwrap_or(0),
+            half_open_file: section.half_open_file.filter(|_| tuned).unwrap_or(0),
         }
     }
 
     /// Every number as one flat vector: `PER_PIECE` per piece type, then shelter, tempo,
     /// the `few_pieces` weights, then passed, doubled and isolated, then the royal danger
-    /// percentage, then each piece type's square table (the tuner's parameter vector).
+    /// percentage, then the four pawn-control weights (`CONTROL_TERMS`), then each piece
+    /// type's square table (the tuner's parameter vector).
     pub fn to_vector(&self) -> Vec<f64> {
         let mut v = Vec::with_capacity(self.len());
         for p in &self.pieces {
@@ -188,6 +203,7 @@ impl Params {
         v.extend(self.few_pieces.iter().map(|&w| w as f64));
         v.extend([self.passed, self.doubled as f64, self.isolated as f64]);
         v.push(self.royal_danger as f64);
+        v.extend(self.control().map(|w| w as f64));
         for p in &self.pieces {
             v.extend(&p.squares);
         }
@@ -230,6 +246,7 @@ impl Params {
             *w = int(v[few_pieces_index(types, i + 1)]);
         }
         let pawn = |term: usize| v[pawn_index(types, term)];
+        let control = |term: usize| int(v[control_index(types, term)]);
         Params {
             pieces,
             shelter: int(v[shelter_index(types)]),
@@ -239,7 +256,22 @@ impl Params {
             doubled: int(pawn(DOUBLED)),
             isolated: int(pawn(ISOLATED)),
             royal_danger: int(v[danger_index(types)]).clamp(0, ROYAL_DANGER_MAX),
+            unsafe_reach: control(UNSAFE_REACH),
+            pawn_threat: control(PAWN_THREAT),
+            open_file: control(OPEN_FILE),
+            half_open_file: control(HALF_OPEN_FILE),
         }
+    }
+
+    /// The pawn-control weights in their order in the flat vector (`UNSAFE_REACH`,
+    /// `PAWN_THREAT`, `OPEN_FILE`, `HALF_OPEN_FILE`).
+    pub fn control(&self) -> [i32; CONTROL_TERMS] {
+        [
+            self.unsafe_reach,
+            self.pawn_threat,
+            self.open_file,
+            self.half_open_file,
+        ]
     }
 
     /// The length of the flat vector.
@@ -285,15 +317,28 @@ pub fn pawn_index(types: usize, term: usize) -> usize {
     types * PER_PIECE + 2 + FEW_PIECES + term
 }
 
-/// Index of the royal danger percentage, the last number of the flat vector.
+/// Index of the royal danger percentage in the flat vector.
 pub fn danger_index(types: usize) -> usize {
     types * PER_PIECE + 2 + FEW_PIECES + PAWN_TERMS
+}
+
+/// How many pawn-control numbers follow the royal danger percentage, and their order.
+pub const CONTROL_TERMS: usize = 4;
+pub const UNSAFE_REACH: usize = 0;
+pub const PAWN_THREAT: usize = 1;
+pub const OPEN_FILE: usize = 2;
+pub const HALF_OPEN_FILE: usize = 3;
+
+/// Index of pawn-control number `term` (`UNSAFE_REACH` ... `HALF_OPEN_FILE`) in the flat
+/// vector.
+pub fn control_index(types: usize, term: usize) -> usize {
+    danger_index(types) + 1 + term
 }
 
 /// Index of the square table's entry of piece type `t` on `own` (the square seen from
 /// its owner) in the flat vector of a game with `types` piece types and `squares` squares.
 pub fn square_index(types: usize, squares: usize, t: usize, own: usize) -> usize {
-    danger_index(types) + 1 + t * squares + own
+    control_index(types, CONTROL_TERMS) + t * squares + own
 }
 
 /// What promoting gains piece type `t` at best, under `values` (0 if it cannot promote).

@@ -116,6 +116,16 @@ impl<const W: usize> Pawns<W> {
         let files = squares.map(|set| Files::of(game, set));
         Pawns { squares, files }
     }
+
+    /// Where `color`'s pawns stand.
+    pub(crate) fn of_color(&self, color: Color) -> Bitboard<W> {
+        self.squares[color]
+    }
+
+    /// How many pawns `color` has on file `f`.
+    pub(crate) fn on_file(&self, color: Color, f: usize) -> u8 {
+        self.files[color].count[f]
+    }
 }
 
 /// Surveys `color`'s pawns, calling `passed` with the square of each passed pawn.

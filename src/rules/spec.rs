@@ -225,6 +225,15 @@ pub struct EvalSpec {
     /// away, worth the square of their attack units); `None` or 0: not counted. `kirin
     /// tune` fits it; a game sets it where games showed it gains (Sho: `docs/search.md`).
     pub royal_danger: Option<i32>,
+    /// What the pawns control (`eval/control.rs`; 0 when missing): centipawns per square
+    /// a piece reaches that an opponent pawn attacks...
+    pub unsafe_reach: Option<i32>,
+    /// ...per opponent piece, neither a pawn nor royal, that a pawn attacks...
+    pub pawn_threat: Option<i32>,
+    /// ...per piece that slides straight ahead, on a file without pawns...
+    pub open_file: Option<i32>,
+    /// ...and on a file with opponent pawns only.
+    pub half_open_file: Option<i32>,
 }
 
 /// How royal pieces are protected.
@@ -569,6 +578,10 @@ struct RawEval {
     isolated: Option<i64>,
     mating_pieces: Option<i64>,
     royal_danger: Option<i64>,
+    unsafe_reach: Option<i64>,
+    pawn_threat: Option<i64>,
+    open_file: Option<i64>,
+    half_open_file: Option<i64>,
     pieces: Option<BTreeMap<String, RawPieceEval>>,
 }
 
@@ -872,6 +885,10 @@ fn inherit_eval(parent: &RawVariant, child: &RawVariant) -> Option<RawEval> {
         isolated: child_eval.isolated.or(merged.isolated),
         mating_pieces: child_eval.mating_pieces.or(merged.mating_pieces),
         royal_danger: child_eval.royal_danger.or(merged.royal_danger),
+        unsafe_reach: child_eval.unsafe_reach.or(merged.unsafe_reach),
+        pawn_threat: child_eval.pawn_threat.or(merged.pawn_threat),
+        open_file: child_eval.open_file.or(merged.open_file),
+        half_open_file: child_eval.half_open_file.or(merged.half_open_file),
         pieces: (!pieces.is_empty()).then_some(pieces),
     })
 }
@@ -942,6 +959,14 @@ fn check_eval(
         .royal_danger
         .map(|v| int("royal_danger", v, 0, ROYAL_DANGER_MAX as i64))
         .transpose()?;
+    let weight = |key: &str, v: Option<i64>| {
+        v.map(|v| int(key, v, -EVAL_VALUE_MAX, EVAL_VALUE_MAX))
+            .transpose()
+    };
+    spec.unsafe_reach = weight("unsafe_reach", raw.unsafe_reach)?;
+    spec.pawn_threat = weight("pawn_threat", raw.pawn_threat)?;
+    spec.open_file = weight("open_file", raw.open_file)?;
+    spec.half_open_file = weight("half_open_file", raw.half_open_file)?;
     if let Some(weights) = &raw.few_pieces {
         if bare_king == BareKing::Play {
             return Err(EvalProblem::FewPiecesWithoutBareRule);
@@ -1774,6 +1799,22 @@ start = "k4/5/5/5/4K w - - 0 1"
                 max: 400.0
             }
         );
+        // The pawn-control weights: whole centipawns, read by their names.
+        let control = "unsafe_reach = -3\npawn_threat = 40\nopen_file = 25\nhalf_open_file = 10";
+        let eval = &parse_definitions(&with_eval(control)).unwrap()[0].eval;
+        assert_eq!(
+            (
+                eval.unsafe_reach,
+                eval.pawn_threat,
+                eval.open_file,
+                eval.half_open_file
+            ),
+            (Some(-3), Some(40), Some(25), Some(10))
+        );
+        assert!(matches!(
+            eval_problem(&with_eval("pawn_threat = 20000")),
+            EvalProblem::OutOfRange { key, .. } if key == "pawn_threat"
+        ));
         // A square table: one number per square of the 5x5 board, within +-2000.
         let table = |n: usize, v: i64| {
             let numbers: Vec<String> = (0..n).map(|_| v.to_string()).collect();

@@ -21,8 +21,9 @@ use crate::eval::Eval;
 use crate::eval::features::Features;
 use crate::eval::has_pawns;
 use crate::eval::params::{
-    DOUBLED, ISOLATED, PASSED, PAWN_TERMS, PER_PIECE, Params, VALUE, danger_index,
-    few_pieces_index, pawn_index, shelter_index, square_index, tempo_index,
+    CONTROL_TERMS, DOUBLED, HALF_OPEN_FILE, ISOLATED, OPEN_FILE, PASSED, PAWN_TERMS, PAWN_THREAT,
+    PER_PIECE, Params, UNSAFE_REACH, VALUE, control_index, danger_index, few_pieces_index,
+    pawn_index, shelter_index, square_index, tempo_index,
 };
 use crate::rules::Game;
 use crate::rules::spec::{BareKing, FEW_PIECES, ROYAL_DANGER_MAX};
@@ -73,7 +74,8 @@ pub struct TuneArgs {
     pub squares_pull: f64,
     /// Terms the fit leaves as they start, by their names in the section (`value`,
     /// `centre`, `advance`, `promotion`, `mobility`, `leaps`, `attack` for every piece;
-    /// `tempo`, `shelter`, `few_pieces`, `passed`, `doubled`, `isolated`, `royal_danger`):
+    /// `tempo`, `shelter`, `few_pieces`, `passed`, `doubled`, `isolated`, `royal_danger`,
+    /// `unsafe_reach`, `pawn_threat`, `open_file`, `half_open_file`):
     /// a term that is 0 and stays 0 costs the evaluation nothing.
     #[arg(long, value_delimiter = ',', value_name = "TERM,...")]
     pub keep: Vec<String>,
@@ -242,12 +244,15 @@ fn frozen<const W: usize>(game: &Game<W>, params: &Params, fitted: Fitted) -> Ve
         for term in 0..PAWN_TERMS {
             frozen[pawn_index(game.types, term)] = true;
         }
+        for term in 0..CONTROL_TERMS {
+            frozen[control_index(game.types, term)] = true;
+        }
     }
     frozen
 }
 
 /// The names `--keep` knows: first the per-piece terms, in their order in a piece's block.
-const TERMS: [&str; 14] = [
+const TERMS: [&str; 18] = [
     "value",
     "centre",
     "advance",
@@ -262,6 +267,10 @@ const TERMS: [&str; 14] = [
     "doubled",
     "isolated",
     "royal_danger",
+    "unsafe_reach",
+    "pawn_threat",
+    "open_file",
+    "half_open_file",
 ];
 
 /// `frozen` with the terms named in `kept` frozen too (names checked against `TERMS`).
@@ -278,6 +287,10 @@ fn keep<const W: usize>(game: &Game<W>, mut frozen: Vec<bool>, kept: &[String]) 
             "doubled" => vec![pawn_index(types, DOUBLED)],
             "isolated" => vec![pawn_index(types, ISOLATED)],
             "royal_danger" => vec![danger_index(types)],
+            "unsafe_reach" => vec![control_index(types, UNSAFE_REACH)],
+            "pawn_threat" => vec![control_index(types, PAWN_THREAT)],
+            "open_file" => vec![control_index(types, OPEN_FILE)],
+            "half_open_file" => vec![control_index(types, HALF_OPEN_FILE)],
             term => {
                 let offset = TERMS.iter().position(|&t| t == term).expect("a known term");
                 (0..types).map(|t| t * PER_PIECE + offset).collect()
@@ -503,6 +516,19 @@ pub fn section_text<const W: usize>(game: &Game<W>, params: &Params) -> String {
             params.doubled,
             params.isolated
         );
+        // Only where fitted off 0 or already set: the sections before these terms existed
+        // stay as they were.
+        let set = &game.spec.eval;
+        for (name, weight, was) in [
+            ("unsafe_reach", params.unsafe_reach, set.unsafe_reach),
+            ("pawn_threat", params.pawn_threat, set.pawn_threat),
+            ("open_file", params.open_file, set.open_file),
+            ("half_open_file", params.half_open_file, set.half_open_file),
+        ] {
+            if weight != 0 || was.is_some() {
+                out += &format!("  {name} = {weight}\n");
+            }
+        }
     }
     out += "  [variant.eval.pieces]\n";
     for (piece, p) in game.spec.pieces.iter().zip(&params.pieces) {
@@ -650,7 +676,7 @@ mod tests {
             }
             // Every name of the list is known to `keep`.
             let all = TERMS.map(String::from);
-            assert!(keep(g, free, &all).iter().take(danger_index(g.types) + 1).all(|&f| f));
+            assert!(keep(g, free, &all).iter().take(control_index(g.types, CONTROL_TERMS)).all(|&f| f));
         });
     }
 
