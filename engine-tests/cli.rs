@@ -491,6 +491,46 @@ fn definition_keys_that_would_do_nothing_are_refused() {
 }
 
 #[test]
+fn label_writes_long_data_block_by_block_in_order() {
+    // More lines than one block (2 000): the second block's lines follow the first's, in
+    // the order read, each with its own result.
+    let dir = std::env::temp_dir().join(format!("kirin-label-blocks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (data, out) = (dir.join("data.txt"), dir.join("out.txt"));
+    let lines = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\t0.5\t0",
+        "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1\t1\t0",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1\t0\t0",
+    ];
+    let many: Vec<&str> = lines.iter().cycle().take(2_101).copied().collect();
+    std::fs::write(&data, many.join("\n") + "\n").unwrap();
+    let judge = format!("cmd={}", env!("CARGO_BIN_EXE_kirin"));
+    let (code, _, err) = kirin(&[
+        "label",
+        "--variant",
+        "chess",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--jobs",
+        "2",
+        "--engine",
+        &judge,
+        "depth=1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let written = std::fs::read_to_string(&out).unwrap();
+    let got: Vec<&str> = written.lines().collect();
+    assert_eq!(got.len(), many.len(), "{err}");
+    for (i, (line, given)) in got.iter().zip(&many).enumerate() {
+        let kept = |l: &str| l.rsplit_once('\t').unwrap().0.to_string();
+        assert_eq!(kept(line), kept(given), "line {}", i + 1);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn label_rescores_positions_with_a_judge_from_whites_view() {
     let dir = std::env::temp_dir().join(format!("kirin-label-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

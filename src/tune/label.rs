@@ -9,7 +9,8 @@
 //! judge calls a mate is left out (its score is no number of centipawns, and the result
 //! already says who wins), as is one for which it reported no score. Several judges may
 //! run at once (`--jobs`), each scoring every n-th line; the lines are written in the
-//! order they were read.
+//! order they were read, a block at a time (`BLOCK`), so that a run stopped part way
+//! keeps what it had scored.
 
 use super::data::{self, DataError};
 use crate::arena::engine::{EngineError, History, Player, Reply, Score, position_text};
@@ -17,6 +18,7 @@ use crate::arena::options::{self, EngineConfig, Protocol};
 use crate::core::{BLACK, WHITE};
 use crate::rules::Game;
 use crate::variants::AnyGame;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
@@ -98,16 +100,31 @@ fn label<const W: usize>(game: &Game<W>, args: &LabelArgs) -> Result<(), LabelEr
         .variant
         .clone()
         .unwrap_or_else(|| game.spec.name.clone());
-    let scores = judge_all(&judge, &variant, &entries, args.jobs as usize)?;
-    let mut text = String::new();
+    let mut out = Output::open(args.out.as_ref())?;
+    let progress = Progress {
+        done: AtomicUsize::new(0),
+        total: entries.len(),
+    };
     let mut scored = 0;
-    for (entry, score) in entries.iter().zip(&scores) {
-        if let Some(cp) = score {
-            text += &format!("{}\t{}\t{cp}\n", entry.fen, entry.result);
-            scored += 1;
+    for (b, block) in entries.chunks(BLOCK).enumerate() {
+        let first = b * BLOCK;
+        let scores = judge_all(
+            &judge,
+            &variant,
+            block,
+            first,
+            &progress,
+            args.jobs as usize,
+        )?;
+        let mut text = String::new();
+        for (entry, score) in block.iter().zip(&scores) {
+            if let Some(cp) = score {
+                text += &format!("{}\t{}\t{cp}\n", entry.fen, entry.result);
+                scored += 1;
+            }
         }
+        out.write(&text)?;
     }
-    write_out(args.out.as_ref(), &text)?;
     eprintln!(
         "kirin: label {}: {scored} of {} positions scored, {} left out (mate or no score), {:.1} s",
         game.spec.name,
@@ -148,23 +165,38 @@ fn read_entries<const W: usize>(
     })?)
 }
 
-/// Every entry's score (White's view; `None` where it is left out), in order, from `jobs` judges scoring every `jobs`-th entry.
+/// Lines judged, then written, at a time: a run stopped part way loses at most this many
+/// (a judge is started again for each block, which costs a UCI judge its hash table once
+/// per block).
+const BLOCK: usize = 2_000;
+
+/// How many positions all judges have scored, of how many.
+struct Progress {
+    done: AtomicUsize,
+    total: usize,
+}
+
+/// Every entry's score (White's view; `None` where it is left out), in order, from `jobs`
+/// judges scoring every `jobs`-th entry; `first` is the index of the first entry in the
+/// data (for the line numbers of errors).
 fn judge_all(
     judge: &EngineConfig,
     variant: &str,
     entries: &[Entry],
+    first: usize,
+    progress: &Progress,
     jobs: usize,
 ) -> Result<Vec<Option<i32>>, LabelError> {
     let jobs = jobs.min(entries.len()).max(1);
-    let done = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
     let shares: Vec<Result<Vec<Option<i32>>, LabelError>> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..jobs)
             .map(|job| {
-                let (done, failed) = (&done, &failed);
+                let failed = &failed;
                 s.spawn(move || {
                     let share = entries.iter().enumerate().skip(job).step_by(jobs);
-                    let result = judge_share(judge, variant, share, entries.len(), done, failed);
+                    let share = share.map(|(i, e)| (first + i, e));
+                    let result = judge_share(judge, variant, share, progress, failed);
                     if result.is_err() {
                         failed.store(true, Ordering::Relaxed);
                     }
@@ -190,8 +222,7 @@ fn judge_share<'a>(
     judge: &EngineConfig,
     variant: &str,
     share: impl Iterator<Item = (usize, &'a Entry)>,
-    total: usize,
-    done: &AtomicUsize,
+    progress: &Progress,
     failed: &AtomicBool,
 ) -> Result<Vec<Option<i32>>, LabelError> {
     let at = |line: usize| move |source| LabelError::Judge { line, source };
@@ -213,9 +244,9 @@ fn judge_share<'a>(
             fresh = false;
         }
         scores.push(judge_one(&mut player, judge, entry).map_err(at(i + 1))?);
-        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+        let n = progress.done.fetch_add(1, Ordering::Relaxed) + 1;
         if n.is_multiple_of(10_000) {
-            eprintln!("kirin: label: {n} of {total} positions");
+            eprintln!("kirin: label: {n} of {} positions", progress.total);
         }
     }
     player.finish(None);
@@ -244,21 +275,40 @@ fn judge_one(
     })
 }
 
-fn write_out(out: Option<&PathBuf>, text: &str) -> Result<(), LabelError> {
-    match out {
-        Some(path) => std::fs::write(path, text).map_err(|source| LabelError::Write {
-            path: path.display().to_string(),
-            source,
-        }),
-        None => {
-            use std::io::Write;
-            std::io::stdout()
-                .lock()
-                .write_all(text.as_bytes())
-                .map_err(|source| LabelError::Write {
-                    path: "standard output".into(),
+/// Where the scored lines go: a file (created anew) or standard output.
+enum Output {
+    File(std::fs::File, String),
+    Stdout,
+}
+
+impl Output {
+    fn open(out: Option<&PathBuf>) -> Result<Output, LabelError> {
+        Ok(match out {
+            Some(path) => {
+                let shown = path.display().to_string();
+                let file = std::fs::File::create(path).map_err(|source| LabelError::Write {
+                    path: shown.clone(),
                     source,
-                })
-        }
+                })?;
+                Output::File(file, shown)
+            }
+            None => Output::Stdout,
+        })
+    }
+
+    /// Writes `text` through to its destination (nothing kept in a buffer).
+    fn write(&mut self, text: &str) -> Result<(), LabelError> {
+        let (result, path) = match self {
+            Output::File(file, path) => (file.write_all(text.as_bytes()), path.as_str()),
+            Output::Stdout => {
+                let mut out = std::io::stdout().lock();
+                let done = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+                (done, "standard output")
+            }
+        };
+        result.map_err(|source| LabelError::Write {
+            path: path.to_string(),
+            source,
+        })
     }
 }
