@@ -11,7 +11,9 @@
 # Sho needs Fairy-Stockfish built from its source (Debian's 11.1 has no `shoshogi`): set
 # FSF_SOURCE to that binary. KIRIN names a kirin binary (default: built here);
 # KIRIN_OPTIONS adds engine words to kirin's side against another engine (e.g.
-# KIRIN_OPTIONS=option.Contempt=50).
+# KIRIN_OPTIONS=option.Contempt=50); FSF_OPTIONS the same for Fairy-Stockfish 11.1 in
+# courier-fsf (FSF_OPTIONS=nodes=8000 holds it to 8 000 nodes a move: a yardstick near
+# 50%, where a change of kirin's shows in forty games; docs/tuning.md).
 # CONCURRENCY (default 1) games of a match at once: 2 fills the two cores, each game
 # having one engine thinking at a time.
 # Output: target/matches/<match>.pgn and .log, and the score lines on standard output.
@@ -70,7 +72,7 @@ for which in $WHICH; do
       openings courier "$OUT/courier-openings.pgn"
       run courier-fsf -variant courier \
         -engine cmd="$KIRIN" name=kirin ${KIRIN_OPTIONS:-} \
-        -engine cmd=/usr/games/fairy-stockfish name=fairy-stockfish-11.1 \
+        -engine cmd=/usr/games/fairy-stockfish name=fairy-stockfish-11.1 ${FSF_OPTIONS:-} \
         -each tc="$TC" -games 2 -rounds "$ROUNDS" -repeat -recover \
         -openings file="$OUT/courier-openings.pgn" format=pgn ;;
     courier-fairymax)
