@@ -144,9 +144,10 @@ impl Eval {
                 sum.dense[few_pieces_index(types, others)] += sign(color);
             }
         }
-        self.add_pawn_features(game, pos, &mut sum, us);
         if let Some(attacks) = attacks {
+            // The pawns found once, for their structure and for what they control.
             let pawns = pawns::Pawns::of(game, pos, &self.pawn);
+            self.add_pawn_features(game, &pawns, &mut sum, us);
             for color in Color::ALL {
                 let (threats, open, half) =
                     self.control_counts(game, pos, &pawns, &attacks, &royals, color);
@@ -203,19 +204,15 @@ impl Eval {
     fn add_pawn_features<const W: usize>(
         &self,
         game: &Game<W>,
-        pos: &Position<W>,
+        pawns: &pawns::Pawns<W>,
         sum: &mut Sum,
         us: Color,
     ) {
-        if !self.pawn.iter().any(|&p| p) {
-            return;
-        }
         let types = game.types;
-        let pawns = pawns::Pawns::of(game, pos, &self.pawn);
         for color in Color::ALL {
             let sign = sign(color, us);
             let (mut coefficient, mut fixed) = (0.0, 0.0);
-            let survey = pawns::survey(game, &pawns, color, |sq| {
+            let survey = pawns::survey(game, pawns, color, |sq| {
                 let a = progress(game, color, sq).powi(2);
                 coefficient += a;
                 let counted = self.passed[color.index() * self.squares + sq] as f64;

@@ -317,8 +317,9 @@ impl Eval {
                     // Only the counts, and only where they weigh (most pieces of most
                     // games: neither).
                     if self.mobility[pc] != 0 {
-                        score[color] +=
-                            self.mobility[pc] * slide_count(game, pc, sq, seen, limit, own);
+                        // The squares, unused here, are not kept.
+                        let (count, _) = slide_reach(game, pc, sq, seen, limit, own);
+                        score[color] += self.mobility[pc] * count;
                     }
                     if self.leaps[pc] != 0 {
                         let leapt = leap_squares(game, pc, sq, occ, limit, theirs);
@@ -625,24 +626,6 @@ fn slide_reach<const W: usize>(
         squares |= reached;
     }
     (count as i32, squares)
-}
-
-/// How many squares piece `pc` on `sq` reaches by its slides (`slide_reach`'s count,
-/// without the squares: the evaluation's mobility where nothing else needs them).
-#[inline]
-fn slide_count<const W: usize>(
-    game: &Game<W>,
-    pc: usize,
-    sq: usize,
-    occ: Bitboard<W>,
-    limit: Bitboard<W>,
-    own: Bitboard<W>,
-) -> i32 {
-    let mut count = 0;
-    for s in &game.tables[pc].slides {
-        count += (game.slide_targets(s, sq, occ) & limit).andnot(own).count();
-    }
-    count as i32
 }
 
 /// The squares piece `pc` on `sq` reaches by its leaps and steps: empty squares it may
