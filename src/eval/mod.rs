@@ -109,22 +109,14 @@ pub struct Eval {
     /// Whether the pawn structure counts: the game has pawns and a weight is not 0.
     pawn_terms: bool,
     /// Per piece index: whether its reach counts for `unsafe_reach` (neither a pawn nor
-    /// royal), whether it slides, whether it leaps or steps, whether it slides ahead
-    /// (open files).
+    /// royal), and whether it slides ahead (open files).
     reach_counted: Vec<bool>,
-    slider: Vec<bool>,
-    leaper: Vec<bool>,
     slides_ahead: Vec<bool>,
-    /// What the pawns control (`control.rs`): per unsafe square reached, per piece a
-    /// pawn attacks, per slider on an open and on a half-open file...
-    unsafe_reach: i32,
-    pawn_threat: i32,
-    open_file: i32,
-    half_open_file: i32,
-    /// ...counted only where the game has pawns and a weight is not 0.
+    /// Whether what the pawns control counts (`control.rs`, its weights read from
+    /// `params`): the game has pawns and a weight is not 0.
     control_terms: bool,
-    /// The numbers the tables were built from: the attack's percentage is read from
-    /// here, and the tuner's feature extraction reads them all.
+    /// The numbers the tables were built from: the attack's percentage and the
+    /// pawn-control weights are read from here, and the tuner's feature extraction reads them all.
     params: Params,
     /// Per square: the square and its king-step neighbours (royal shelter).
     neighbours: Vec<Vec<u16>>,
@@ -211,25 +203,14 @@ impl Eval {
             .collect();
         let weighs = params.passed != 0.0 || params.doubled != 0 || params.isolated != 0;
         let has_pawns = pawn.iter().any(|&p| p);
-        let per_type = |fact: fn(&params::PieceParams) -> bool| -> Vec<bool> {
-            (0..2 * game.types)
-                .map(|pc| fact(&params.pieces[type_of_piece(pc)]))
-                .collect()
-        };
         Eval {
             pawn_terms: weighs && has_pawns,
             reach_counted: (0..2 * game.types)
                 .map(|pc| !pawn[pc] && !game.is_royal[pc])
                 .collect(),
-            slider: per_type(|p| p.slides),
-            leaper: per_type(|p| p.leaper),
             slides_ahead: (0..2 * game.types)
                 .map(|pc| control::slides_ahead(game, pc))
                 .collect(),
-            unsafe_reach: params.unsafe_reach,
-            pawn_threat: params.pawn_threat,
-            open_file: params.open_file,
-            half_open_file: params.half_open_file,
             control_terms: has_pawns && params.control().iter().any(|&w| w != 0),
             pawn,
             passed,
@@ -294,7 +275,7 @@ impl Eval {
             let zone = zones[color.opposite()].filter(|_| !game.is_royal[pc]);
             let watched = attacks
                 .map(|a| a[color.opposite()])
-                .filter(|_| self.reach_counted[pc] && self.unsafe_reach != 0);
+                .filter(|_| self.reach_counted[pc] && self.params.unsafe_reach != 0);
             for sq in pieces {
                 let (seen, limit) = piece_view(game, pos, pc, sq, occ, restrained);
                 if restrained && limit.is_empty() {
@@ -357,9 +338,8 @@ impl Eval {
                 for (color, s) in Color::ALL.into_iter().zip(score.iter_mut()) {
                     let (threats, open, half) =
                         self.control_counts(game, pos, &pawns, &attacks, &royals, color);
-                    *s += self.pawn_threat * threats
-                        + self.open_file * open
-                        + self.half_open_file * half;
+                    let p = &self.params;
+                    *s += p.pawn_threat * threats + p.open_file * open + p.half_open_file * half;
                 }
             }
         }
@@ -386,19 +366,20 @@ impl Eval {
         view: &View<W>,
         attacked: Bitboard<W>,
     ) -> i32 {
-        let (count, slid) = if self.slider[pc] {
+        let piece = &self.params.pieces[type_of_piece(pc)];
+        let (count, slid) = if piece.slides {
             slide_reach(game, pc, sq, view.seen, view.limit, view.own)
         } else {
             (0, Bitboard::EMPTY)
         };
-        let leapt = if self.leaper[pc] {
+        let leapt = if piece.leaper {
             leap_squares(game, pc, sq, view.occ, view.limit, view.theirs)
         } else {
             Bitboard::EMPTY
         };
         self.mobility[pc] * count
             + self.leaps[pc] * leapt.count() as i32
-            + self.unsafe_reach * ((slid | leapt) & attacked).count() as i32
+            + self.params.unsafe_reach * ((slid | leapt) & attacked).count() as i32
     }
 
     /// `color`'s pawn threats (opponent pieces, neither pawns nor royal, that its pawns
