@@ -6,15 +6,22 @@
 //!   piece cannot go to without being taken by a pawn is hardly a square of its own;
 //! - pawn threat: per opponent piece (neither a pawn nor royal) that a pawn attacks;
 //! - open file: per piece that slides straight ahead, on a file with no pawn of either
-//!   side; half-open file: on a file with opponent pawns only.
+//!   side; half-open file: on a file with opponent pawns only;
+//! - space: per square of the middle files of a side's own half, from its second rank to
+//!   the middle of the board, that holds no pawn of its own and that no opponent pawn
+//!   attacks, and once more where one of its own pawns stands up to three squares ahead
+//!   (room behind the pawn chain for its pieces); times the square of the side's piece
+//!   count less one, over 256, since room matters while the board is full.
 //!
 //! Strong engines weigh all of these (Fairy-Stockfish's mobility area leaves out the
 //! squares the opponent's pawns attack, and it has threat and rook-file terms); without
 //! them kirin's Courier shuffled its Rooks along the third rank while the opponent's pawns
-//! took the board. The four weights are 0 unless a game's `[variant.eval]` section sets
+//! took the board, and Fairy-Stockfish's breakdown of such a position put over a pawn of
+//! its difference in space alone. The five weights are 0 unless a game's `[variant.eval]` section sets
 //! them (`kirin tune` fits them), and the evaluation then skips all of it.
 
 use super::pawns::Pawns;
+use crate::core::geometry::Geometry;
 use crate::core::{Bitboard, Color, WHITE, color_of_piece};
 use crate::rules::game::Game;
 use crate::rules::position::Position;
@@ -75,6 +82,84 @@ pub(crate) fn files<const W: usize>(
     (open, half)
 }
 
+/// How far ahead of a square of space a pawn of its own counts it as behind the chain.
+const BEHIND: usize = 3;
+/// No square (off the board, or a hole).
+const NONE: u16 = u16::MAX;
+
+/// Each side's area of space: its squares, and for each the squares ahead of it on its
+/// file (`NONE` past the board's edge).
+pub(crate) struct SpaceArea {
+    squares: [Vec<(u16, [u16; BEHIND])>; 2],
+}
+
+impl SpaceArea {
+    /// The area of a board: the middle half of the files (a quarter of them left out on
+    /// either side), the ranks from a side's second to below the middle, as the side sees
+    /// them (`own`: per colour and square, the square as that side sees it; its own
+    /// inverse).
+    pub(crate) fn new(geo: &Geometry, own: &[u16]) -> SpaceArea {
+        let (w, h, n) = (geo.width, geo.height, geo.squares());
+        let board = |color: usize, o: usize| {
+            let sq = own[color * n + o] as usize;
+            (!geo.holes[sq]).then_some(sq as u16)
+        };
+        let squares = [0, 1].map(|color| {
+            (0..n)
+                .filter(|&o| {
+                    let (f, r) = (o % w, o / w);
+                    (w / 4..w - w / 4).contains(&f) && (1..h / 2).contains(&r)
+                })
+                .filter_map(|o| {
+                    let ahead = std::array::from_fn(|k| {
+                        let o = o + (k + 1) * w;
+                        if o < n {
+                            board(color, o).unwrap_or(NONE)
+                        } else {
+                            NONE
+                        }
+                    });
+                    board(color, o).map(|sq| (sq, ahead))
+                })
+                .collect()
+        });
+        SpaceArea { squares }
+    }
+
+    /// `color`'s squares of space: its area's squares without a pawn of its own
+    /// (`pawns`) and not attacked by an opponent pawn (`attacked`), each counted twice
+    /// where one of its own pawns stands ahead of it.
+    pub(crate) fn count<const W: usize>(
+        &self,
+        color: Color,
+        pawns: Bitboard<W>,
+        attacked: Bitboard<W>,
+    ) -> i32 {
+        let mut count = 0;
+        for &(sq, ahead) in &self.squares[color.index()] {
+            let sq = sq as usize;
+            if pawns.has(sq) || attacked.has(sq) {
+                continue;
+            }
+            let behind = ahead.iter().any(|&a| a != NONE && pawns.has(a as usize));
+            count += 1 + behind as i32;
+        }
+        count
+    }
+}
+
+/// What `squares` of space are worth to a side of `pieces` pieces at `weight`: the
+/// weight per square times (pieces - 1)^2 / 256, in whole centipawns (`exact`: unrounded).
+pub(crate) fn space_worth(weight: i32, squares: i32, pieces: u32) -> i32 {
+    let spread = (pieces.max(1) as i64 - 1).pow(2);
+    (weight as i64 * squares as i64 * spread / 256) as i32
+}
+
+/// The coefficient of the space weight for `squares` of a side of `pieces` pieces.
+pub(crate) fn space_coefficient(squares: i32, pieces: u32) -> f64 {
+    squares as f64 * (pieces.max(1) as f64 - 1.0).powi(2) / 256.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,5 +191,29 @@ mod tests {
             assert_eq!(files(g, &pos, &pawns, &sliders, WHITE), (1, 1));
             assert_eq!(files(g, &pos, &pawns, &sliders, BLACK), (0, 1));
         });
+    }
+
+    #[test]
+    fn space_counts_the_safe_middle_of_a_half_twice_behind_its_pawns() {
+        let any = AnyGame::builtin("chess").unwrap();
+        crate::with_width!(&any, g => {
+            let pawn: Vec<bool> = (0..2 * g.types).map(|pc| super::super::pawns::is_pawn(g, pc)).collect();
+            let area = SpaceArea::new(&g.geo, &super::super::own_squares(g));
+            let space = |fen: &str| {
+                let pos = Position::from_fen(g, fen).unwrap();
+                let attacks = pawn_attacks(g, &pos, &pawn);
+                let pawns = Pawns::of(g, &pos, &pawn);
+                Color::ALL.map(|c| area.count(c, pawns.of_color(c), attacks[c.opposite()]))
+            };
+            // The start: the third and fourth ranks of the c- to f-files, four each.
+            assert_eq!(space("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), [8, 8]);
+            // 1.e4 d5: e2 and e3 stand behind White's e-pawn (twice each), c4 is attacked by
+            // the d-pawn; d7 and d6 behind Black's, f5 attacked by the e-pawn.
+            assert_eq!(space("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"), [9, 9]);
+        });
+        // Worth: the weight per square times (pieces - 1)^2 / 256.
+        assert_eq!(space_worth(4, 8, 17), 32);
+        assert_eq!(space_coefficient(8, 17), 8.0);
+        assert_eq!(space_worth(-4, 8, 17), -32);
     }
 }

@@ -8,7 +8,7 @@
 
 use super::params::{
     ADVANCE, ATTACK, CENTRE, DOUBLED, HALF_OPEN_FILE, ISOLATED, LEAPS, OPEN_FILE, PASSED,
-    PAWN_THREAT, PER_PIECE, PIECE_MOBILITY, PROMOTION, UNSAFE_REACH, VALUE, control_index,
+    PAWN_THREAT, PER_PIECE, PIECE_MOBILITY, PROMOTION, SPACE, UNSAFE_REACH, VALUE, control_index,
     danger_index, few_pieces_index, pawn_index, shelter_index, square_index, tempo_index,
 };
 use super::{
@@ -158,6 +158,14 @@ impl Eval {
                 ] {
                     sum.dense[control_index(types, term)] += sign(color) * n as f64;
                 }
+                // Linear in the weight; `evaluate` rounds to whole centipawns.
+                let (room, pieces) = self.space(pos, &pawns, &attacks, color);
+                let per_weight = control::space_coefficient(room, pieces);
+                sum.dense[control_index(types, SPACE)] += sign(color) * per_weight;
+                let weight = self.params.space;
+                sum.fixed += sign(color)
+                    * (control::space_worth(weight, room, pieces) as f64
+                        - weight as f64 * per_weight);
             }
         }
         sum.dense[tempo_index(types)] += 1.0;
@@ -297,6 +305,8 @@ mod tests {
         (p.passed, p.doubled, p.isolated) = (93.7, -17, -11);
         // Not a multiple of 100: the rounding of the attack's worth shows too.
         p.royal_danger = 137;
+        // Space's worth is rounded from a fraction of the weight.
+        p.space = 13;
         p
     }
 

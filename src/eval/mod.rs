@@ -115,6 +115,8 @@ pub struct Eval {
     /// Whether what the pawns control counts (`control.rs`, its weights read from
     /// `params`): the game has pawns and a weight is not 0.
     control_terms: bool,
+    /// Each side's area of space (`control.rs`).
+    space_area: control::SpaceArea,
     /// The numbers the tables were built from: the attack's percentage and the
     /// pawn-control weights are read from here, and the tuner's feature extraction reads them all.
     params: Params,
@@ -212,6 +214,7 @@ impl Eval {
                 .map(|pc| control::slides_ahead(game, pc))
                 .collect(),
             control_terms: has_pawns && params.control().iter().any(|&w| w != 0),
+            space_area: control::SpaceArea::new(g, &own),
             pawn,
             passed,
             doubled: params.doubled,
@@ -340,6 +343,10 @@ impl Eval {
                         self.control_counts(game, pos, &pawns, &attacks, &royals, color);
                     let p = &self.params;
                     *s += p.pawn_threat * threats + p.open_file * open + p.half_open_file * half;
+                    if p.space != 0 {
+                        let (room, pieces) = self.space(pos, &pawns, &attacks, color);
+                        *s += control::space_worth(p.space, room, pieces);
+                    }
                 }
             }
         }
@@ -400,6 +407,21 @@ impl Eval {
         let threats = (attacks[color] & targets).count() as i32;
         let (open, half) = control::files(game, pos, pawns, &self.slides_ahead, color);
         (threats, open, half)
+    }
+
+    /// `color`'s squares of space and its number of pieces (`control.rs`).
+    #[inline]
+    fn space<const W: usize>(
+        &self,
+        pos: &Position<W>,
+        pawns: &pawns::Pawns<W>,
+        attacks: &[Bitboard<W>; 2],
+        color: Color,
+    ) -> (i32, u32) {
+        let room = self
+            .space_area
+            .count(color, pawns.of_color(color), attacks[color.opposite()]);
+        (room, pos.by_color[color].count())
     }
 
     /// Whether one side has nothing but royal pieces and the other fewer other pieces

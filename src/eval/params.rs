@@ -67,8 +67,11 @@ pub struct Params {
     pub pawn_threat: i32,
     /// ...per piece that slides straight ahead on a file without pawns...
     pub open_file: i32,
-    /// ...and on a file with opponent pawns only.
+    /// ...on a file with opponent pawns only...
     pub half_open_file: i32,
+    /// ...and per square of space (`control::space`), times the square of the side's
+    /// piece count less one, over 256.
+    pub space: i32,
 }
 
 /// How many numbers each piece type has in the flat vector (`Params::to_vector`).
@@ -178,12 +181,13 @@ impl Params {
             pawn_threat: section.pawn_threat.filter(|_| tuned).unwrap_or(0),
             open_file: section.open_file.filter(|_| tuned).unwrap_or(0),
             half_open_file: section.half_open_file.filter(|_| tuned).unwrap_or(0),
+            space: section.space.filter(|_| tuned).unwrap_or(0),
         }
     }
 
     /// Every number as one flat vector: `PER_PIECE` per piece type, then shelter, tempo,
     /// the `few_pieces` weights, then passed, doubled and isolated, then the royal danger
-    /// percentage, then the four pawn-control weights (`CONTROL_TERMS`), then each piece
+    /// percentage, then the five pawn-control weights (`CONTROL_TERMS`), then each piece
     /// type's square table (the tuner's parameter vector).
     pub fn to_vector(&self) -> Vec<f64> {
         let mut v = Vec::with_capacity(self.len());
@@ -260,17 +264,19 @@ impl Params {
             pawn_threat: control(PAWN_THREAT),
             open_file: control(OPEN_FILE),
             half_open_file: control(HALF_OPEN_FILE),
+            space: control(SPACE),
         }
     }
 
     /// The pawn-control weights in their order in the flat vector (`UNSAFE_REACH`,
-    /// `PAWN_THREAT`, `OPEN_FILE`, `HALF_OPEN_FILE`).
+    /// `PAWN_THREAT`, `OPEN_FILE`, `HALF_OPEN_FILE`, `SPACE`).
     pub fn control(&self) -> [i32; CONTROL_TERMS] {
         [
             self.unsafe_reach,
             self.pawn_threat,
             self.open_file,
             self.half_open_file,
+            self.space,
         ]
     }
 
@@ -323,13 +329,14 @@ pub fn danger_index(types: usize) -> usize {
 }
 
 /// How many pawn-control numbers follow the royal danger percentage, and their order.
-pub const CONTROL_TERMS: usize = 4;
+pub const CONTROL_TERMS: usize = 5;
 pub const UNSAFE_REACH: usize = 0;
 pub const PAWN_THREAT: usize = 1;
 pub const OPEN_FILE: usize = 2;
 pub const HALF_OPEN_FILE: usize = 3;
+pub const SPACE: usize = 4;
 
-/// Index of pawn-control number `term` (`UNSAFE_REACH` ... `HALF_OPEN_FILE`) in the flat
+/// Index of pawn-control number `term` (`UNSAFE_REACH` ... `SPACE`) in the flat
 /// vector.
 pub fn control_index(types: usize, term: usize) -> usize {
     danger_index(types) + 1 + term

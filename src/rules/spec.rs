@@ -232,8 +232,12 @@ pub struct EvalSpec {
     pub pawn_threat: Option<i32>,
     /// ...per piece that slides straight ahead, on a file without pawns...
     pub open_file: Option<i32>,
-    /// ...and on a file with opponent pawns only.
+    /// ...and on a file with opponent pawns only...
     pub half_open_file: Option<i32>,
+    /// ...and per square of space (`eval/control.rs`: the middle of a side's own half
+    /// safe from the opponent's pawns, twice behind its own), times the square of the
+    /// side's piece count less one, over 256.
+    pub space: Option<i32>,
 }
 
 /// How royal pieces are protected.
@@ -582,6 +586,7 @@ struct RawEval {
     pawn_threat: Option<i64>,
     open_file: Option<i64>,
     half_open_file: Option<i64>,
+    space: Option<i64>,
     pieces: Option<BTreeMap<String, RawPieceEval>>,
 }
 
@@ -889,6 +894,7 @@ fn inherit_eval(parent: &RawVariant, child: &RawVariant) -> Option<RawEval> {
         pawn_threat: child_eval.pawn_threat.or(merged.pawn_threat),
         open_file: child_eval.open_file.or(merged.open_file),
         half_open_file: child_eval.half_open_file.or(merged.half_open_file),
+        space: child_eval.space.or(merged.space),
         pieces: (!pieces.is_empty()).then_some(pieces),
     })
 }
@@ -967,6 +973,7 @@ fn check_eval(
     spec.pawn_threat = weight("pawn_threat", raw.pawn_threat)?;
     spec.open_file = weight("open_file", raw.open_file)?;
     spec.half_open_file = weight("half_open_file", raw.half_open_file)?;
+    spec.space = weight("space", raw.space)?;
     if let Some(weights) = &raw.few_pieces {
         if bare_king == BareKing::Play {
             return Err(EvalProblem::FewPiecesWithoutBareRule);
@@ -1800,16 +1807,18 @@ start = "k4/5/5/5/4K w - - 0 1"
             }
         );
         // The pawn-control weights: whole centipawns, read by their names.
-        let control = "unsafe_reach = -3\npawn_threat = 40\nopen_file = 25\nhalf_open_file = 10";
+        let control =
+            "unsafe_reach = -3\npawn_threat = 40\nopen_file = 25\nhalf_open_file = 10\nspace = 7";
         let eval = &parse_definitions(&with_eval(control)).unwrap()[0].eval;
         assert_eq!(
             (
                 eval.unsafe_reach,
                 eval.pawn_threat,
                 eval.open_file,
-                eval.half_open_file
+                eval.half_open_file,
+                eval.space
             ),
-            (Some(-3), Some(40), Some(25), Some(10))
+            (Some(-3), Some(40), Some(25), Some(10), Some(7))
         );
         assert!(matches!(
             eval_problem(&with_eval("pawn_threat = 20000")),

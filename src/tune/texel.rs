@@ -22,7 +22,7 @@ use crate::eval::features::Features;
 use crate::eval::has_pawns;
 use crate::eval::params::{
     CONTROL_TERMS, DOUBLED, HALF_OPEN_FILE, ISOLATED, OPEN_FILE, PASSED, PAWN_TERMS, PAWN_THREAT,
-    PER_PIECE, Params, UNSAFE_REACH, VALUE, control_index, danger_index, few_pieces_index,
+    PER_PIECE, Params, SPACE, UNSAFE_REACH, VALUE, control_index, danger_index, few_pieces_index,
     pawn_index, shelter_index, square_index, tempo_index,
 };
 use crate::rules::Game;
@@ -75,7 +75,7 @@ pub struct TuneArgs {
     /// Terms the fit leaves as they start, by their names in the section (`value`,
     /// `centre`, `advance`, `promotion`, `mobility`, `leaps`, `attack` for every piece;
     /// `tempo`, `shelter`, `few_pieces`, `passed`, `doubled`, `isolated`, `royal_danger`,
-    /// `unsafe_reach`, `pawn_threat`, `open_file`, `half_open_file`):
+    /// `unsafe_reach`, `pawn_threat`, `open_file`, `half_open_file`, `space`):
     /// a term that is 0 and stays 0 costs the evaluation nothing.
     #[arg(long, value_delimiter = ',', value_name = "TERM,...")]
     pub keep: Vec<String>,
@@ -252,7 +252,7 @@ fn frozen<const W: usize>(game: &Game<W>, params: &Params, fitted: Fitted) -> Ve
 }
 
 /// The names `--keep` knows: first the per-piece terms, in their order in a piece's block.
-const TERMS: [&str; 18] = [
+const TERMS: [&str; 19] = [
     "value",
     "centre",
     "advance",
@@ -271,6 +271,7 @@ const TERMS: [&str; 18] = [
     "pawn_threat",
     "open_file",
     "half_open_file",
+    "space",
 ];
 
 /// `frozen` with the terms named in `kept` frozen too (names checked against `TERMS`).
@@ -291,6 +292,7 @@ fn keep<const W: usize>(game: &Game<W>, mut frozen: Vec<bool>, kept: &[String]) 
             "pawn_threat" => vec![control_index(types, PAWN_THREAT)],
             "open_file" => vec![control_index(types, OPEN_FILE)],
             "half_open_file" => vec![control_index(types, HALF_OPEN_FILE)],
+            "space" => vec![control_index(types, SPACE)],
             term => {
                 let offset = TERMS.iter().position(|&t| t == term).expect("a known term");
                 (0..types).map(|t| t * PER_PIECE + offset).collect()
@@ -524,6 +526,7 @@ pub fn section_text<const W: usize>(game: &Game<W>, params: &Params) -> String {
             ("pawn_threat", params.pawn_threat, set.pawn_threat),
             ("open_file", params.open_file, set.open_file),
             ("half_open_file", params.half_open_file, set.half_open_file),
+            ("space", params.space, set.space),
         ] {
             if weight != 0 || was.is_some() {
                 out += &format!("  {name} = {weight}\n");
