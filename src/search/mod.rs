@@ -127,6 +127,8 @@ struct Pruning {
     bad_captures_last: bool,
     /// The table's score, where its bound allows, replaces the static evaluation.
     tt_eval: bool,
+    /// Quiet moves that give check are spared late-move, futility and exchange pruning.
+    spare_checks: bool,
 }
 
 impl Pruning {
@@ -149,6 +151,7 @@ impl Pruning {
         lmr_refined: true,
         bad_captures_last: true,
         tt_eval: true,
+        spare_checks: true,
     };
 
     /// The search before them, kept for games with captures that static exchange
@@ -173,6 +176,7 @@ impl Pruning {
         lmr_refined: false,
         bad_captures_last: false,
         tt_eval: false,
+        spare_checks: false,
     };
 
     /// The profile for `game`.
@@ -971,6 +975,59 @@ impl<'a, const W: usize> Worker<'a, W> {
         }
     }
 
+    /// Whether `m` leaves the opponent in check (made and unmade, where it could). A quiet
+    /// check is not pruned: the mates kirin lost against Fairy-Stockfish were quiet checks
+    /// its pruning never looked at.
+    fn gives_check(&mut self, m: Move) -> bool {
+        let g = self.game;
+        if !g.uses_check() || (m.kind() == MoveKind::Normal && !self.may_check(m)) {
+            return false;
+        }
+        let side = self.pos.side;
+        let u = self.pos.make(g, m);
+        let check = self.pos.side != side && g.in_check(&self.pos);
+        self.pos.unmake(g, m, u);
+        check
+    }
+
+    /// Whether the plain move `m` could check the opponent's royal: its piece reaches the
+    /// royal's square from its destination on an empty board (a leap, a slide along the
+    /// line, a lame or multi-leg move), or it leaves a file, rank or diagonal of the royal
+    /// (a check discovered). Most quiet moves cannot, and are not made to find out; a
+    /// check discovered along another line is missed, which only costs it the sparing.
+    fn may_check(&self, m: Move) -> bool {
+        let g = self.game;
+        let royals = self.pos.royals(g, self.pos.side.opposite());
+        let Some(royal) = royals.first() else {
+            return false;
+        };
+        if royals.more_than_one() {
+            return true;
+        }
+        let geo = &g.geo;
+        let towards = |sq: usize| {
+            (
+                geo.file(royal) as i32 - geo.file(sq) as i32,
+                geo.rank(royal) as i32 - geo.rank(sq) as i32,
+            )
+        };
+        let (from, to) = (m.from(), m.to());
+        let (fx, fy) = towards(from);
+        if fx == 0 || fy == 0 || fx.abs() == fy.abs() {
+            return true;
+        }
+        let tables = &g.tables[self.pos.board[from] as usize - 1];
+        if tables.leap_capture[to].has(royal) || tables.complex_reach[to].has(royal) {
+            return true;
+        }
+        let (dx, dy) = towards(to);
+        tables.slides.iter().any(|s| {
+            let (sx, sy) = g.dirs[s.dir as usize];
+            s.mode.can_capture()
+                && steps_along(dx, dy, sx, sy).is_some_and(|k| s.max == 0 || k <= s.max as i32)
+        })
+    }
+
     fn is_capture(&self, m: Move) -> bool {
         match m.kind() {
             MoveKind::EnPassant | MoveKind::TwoLeg | MoveKind::MultiLeg => true,
@@ -1357,7 +1414,7 @@ impl<'a, const W: usize> Worker<'a, W> {
                         depth <= p.see_depth
                             && see::see(g, self.eval, &self.pos, m) < -p.see_quiet * depth * depth
                     };
-                    if late || futile() || losing() {
+                    if (late || futile() || losing()) && !(p.spare_checks && self.gives_check(m)) {
                         quiets_seen += 1;
                         continue;
                     }
@@ -1586,6 +1643,18 @@ impl<'a, const W: usize> Worker<'a, W> {
         self.keys[ply] = keys;
         best
     }
+}
+
+/// How many steps of (`sx`, `sy`) make (`dx`, `dy`), if a whole positive number do.
+fn steps_along(dx: i32, dy: i32, sx: i32, sy: i32) -> Option<i32> {
+    let k = if sx != 0 {
+        dx / sx
+    } else if sy != 0 {
+        dy / sy
+    } else {
+        0
+    };
+    (k >= 1 && k * sx == dx && k * sy == dy).then_some(k)
 }
 
 /// The order of captures and promotions among themselves: by what they gain, then by the
