@@ -149,13 +149,14 @@ impl SpaceArea {
 }
 
 /// What `squares` of space are worth to a side of `pieces` pieces at `weight`: the
-/// weight per square times (pieces - 1)^2 / 256, in whole centipawns (`exact`: unrounded).
+/// weight per square times (pieces - 1)^2 / 256, in whole centipawns.
 pub(crate) fn space_worth(weight: i32, squares: i32, pieces: u32) -> i32 {
     let spread = (pieces.max(1) as i64 - 1).pow(2);
     (weight as i64 * squares as i64 * spread / 256) as i32
 }
 
-/// The coefficient of the space weight for `squares` of a side of `pieces` pieces.
+/// The coefficient of the space weight for `squares` of a side of `pieces` pieces: its
+/// worth per unit of weight, unrounded (the tuner's feature).
 pub(crate) fn space_coefficient(squares: i32, pieces: u32) -> f64 {
     squares as f64 * (pieces.max(1) as f64 - 1.0).powi(2) / 256.0
 }

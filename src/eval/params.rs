@@ -69,7 +69,7 @@ pub struct Params {
     pub open_file: i32,
     /// ...on a file with opponent pawns only...
     pub half_open_file: i32,
-    /// ...and per square of space (`control::space`), times the square of the side's
+    /// ...and per square of space (`control::SpaceArea`), times the square of the side's
     /// piece count less one, over 256.
     pub space: i32,
 }

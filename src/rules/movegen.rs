@@ -864,6 +864,52 @@ impl<const W: usize> Game<W> {
         }
     }
 
+    /// Whether `m` leaves the opponent in check (games of the check rule; a move after
+    /// which its side is still to move checks nobody). Only a move that could check
+    /// (`could_check`) is made to find out: the search asks this of the quiet moves its
+    /// pruning would drop, most of which cannot.
+    pub fn gives_check(&self, pos: &mut Position<W>, m: Move) -> bool {
+        if !self.uses_check() || (m.kind() == MoveKind::Normal && !self.could_check(pos, m)) {
+            return false;
+        }
+        let side = pos.side;
+        let u = pos.make(self, m);
+        let check = pos.side != side && self.in_check(pos);
+        pos.unmake(self, m, u);
+        check
+    }
+
+    /// Whether the plain move `m` could check the opponent's lone royal: its piece, from
+    /// where it lands, reaches the royal through the board as the move leaves it (a leap,
+    /// a slide, a lame leap) or could by a two-leg or multi-leg move, or it leaves a file,
+    /// rank or diagonal of the royal (a check discovered). A check discovered along
+    /// another line is missed, which costs a move only the search's sparing. A promotion
+    /// lands as another piece, a restraint (a bodyguard's) may free a line by leaving any
+    /// square, and a stack may leave a carried piece behind: those always could.
+    pub(crate) fn could_check(&self, pos: &Position<W>, m: Move) -> bool {
+        let royals = pos.royals(self, pos.side.opposite());
+        // With several royals (or none), none is in check (`in_check`).
+        let Some(royal) = royals.first().filter(|_| !royals.more_than_one()) else {
+            return false;
+        };
+        if m.promotes_to().is_some() || self.restraint_now(pos) || self.stacks.exist {
+            return true;
+        }
+        let (from, to) = (m.from(), m.to());
+        let g = &self.geo;
+        let file = g.file(royal) as i32 - g.file(from) as i32;
+        let rank = g.rank(royal) as i32 - g.rank(from) as i32;
+        if file == 0 || rank == 0 || file.abs() == rank.abs() {
+            return true;
+        }
+        let pc = pos.board[from] as usize - 1;
+        let mut occ = pos.occupied();
+        occ.clear(from);
+        occ.set(to);
+        let (_, captures) = self.one_leg_reach(pc, to, occ);
+        captures.has(royal) || self.tables[pc].complex_reach[to].has(royal)
+    }
+
     /// True when, in a game where royals are captured, the side to move can take the
     /// opponent's last royal and with it the game (no rule lets another piece succeed
     /// it). The search scores such a position as won at once: a capture of a royal is
@@ -929,4 +975,68 @@ fn first_arrival<const W: usize>(
     }
     seen.set(to);
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::AnyGame;
+
+    /// Every plain move that gives check is one `could_check` says could (none of these
+    /// games has a check discovered along a line that is not a file, rank or diagonal),
+    /// and `gives_check` says what making the move says where the check rule holds.
+    #[test]
+    fn every_check_is_a_move_that_could_check() {
+        use rand::{Rng, SeedableRng};
+        for name in [
+            "chess",
+            "courier",
+            "sho",
+            "duodecimal",
+            "hiashatar",
+            "littlegreat",
+            "flee",
+        ] {
+            let any = AnyGame::builtin(name).unwrap();
+            crate::with_width!(&any, g => {
+                let (mut checks, mut could, mut plain) = (0, 0, 0);
+                for seed in 0..6 {
+                    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+                    let mut pos = Position::from_fen(g, &g.spec.start).unwrap();
+                    for _ in 0..120 {
+                        if g.outcome(&mut pos).is_some() {
+                            break;
+                        }
+                        let mut list = MoveList::new();
+                        g.legal_moves(&mut pos, &mut list);
+                        for &m in list.iter().filter(|m| m.kind() == MoveKind::Normal) {
+                            let side = pos.side;
+                            let u = pos.make(g, m);
+                            let check = pos.side != side && g.in_check(&pos);
+                            pos.unmake(g, m, u);
+                            plain += 1;
+                            could += g.could_check(&pos, m) as usize;
+                            if check {
+                                checks += 1;
+                                assert!(g.could_check(&pos, m), "{name}: {m:?} checks in {}", pos.to_fen(g));
+                            }
+                            let expected = check && g.uses_check();
+                            assert_eq!(g.gives_check(&mut pos, m), expected, "{name}: {m:?} in {}", pos.to_fen(g));
+                        }
+                        let mut list = MoveList::new();
+                        g.game_moves(&mut pos, &mut list);
+                        pos.make(g, list[rng.gen_range(0..list.len())]);
+                    }
+                }
+                assert!(checks > 0, "{name}: no check met");
+                // And it is a filter: most plain moves are not made to find out (but for
+                // Hiashatar's bodyguard and Little Great Chess's stacks, which send every
+                // move to be made).
+                assert!(
+                    ["hiashatar", "littlegreat"].contains(&name) || could < plain / 2,
+                    "{name}: {could} of {plain} plain moves could check"
+                );
+            });
+        }
+    }
 }

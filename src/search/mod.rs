@@ -975,21 +975,6 @@ impl<'a, const W: usize> Worker<'a, W> {
         }
     }
 
-    /// Whether `m` leaves the opponent in check (made and unmade, where it could). A quiet
-    /// check is not pruned: the mates kirin lost against Fairy-Stockfish were quiet checks
-    /// its pruning never looked at.
-    fn gives_check(&mut self, m: Move) -> bool {
-        let g = self.game;
-        if !g.uses_check() || (m.kind() == MoveKind::Normal && !could_check(g, &self.pos, m)) {
-            return false;
-        }
-        let side = self.pos.side;
-        let u = self.pos.make(g, m);
-        let check = self.pos.side != side && g.in_check(&self.pos);
-        self.pos.unmake(g, m, u);
-        check
-    }
-
     fn is_capture(&self, m: Move) -> bool {
         match m.kind() {
             MoveKind::EnPassant | MoveKind::TwoLeg | MoveKind::MultiLeg => true,
@@ -1376,7 +1361,9 @@ impl<'a, const W: usize> Worker<'a, W> {
                         depth <= p.see_depth
                             && see::see(g, self.eval, &self.pos, m) < -p.see_quiet * depth * depth
                     };
-                    if (late || futile() || losing()) && !(p.spare_checks && self.gives_check(m)) {
+                    if (late || futile() || losing())
+                        && !(p.spare_checks && g.gives_check(&mut self.pos, m))
+                    {
                         quiets_seen += 1;
                         continue;
                     }
@@ -1607,60 +1594,6 @@ impl<'a, const W: usize> Worker<'a, W> {
     }
 }
 
-/// Whether the plain move `m` could check the opponent's royal in `pos`: its piece
-/// reaches the royal's square from its destination on an empty board (a leap, a slide
-/// along the line, a lame or multi-leg move), or it leaves a file, rank or diagonal of
-/// the royal (a check discovered). Most quiet moves cannot, and are not made to find
-/// out; a check discovered along another line is missed, which only costs it the sparing
-/// (the test below meets none in seven games' random lines).
-fn could_check<const W: usize>(g: &Game<W>, pos: &Position<W>, m: Move) -> bool {
-    let royals = pos.royals(g, pos.side.opposite());
-    let Some(royal) = royals.first() else {
-        return false;
-    };
-    // A promoting move lands as another piece, a restraint (a bodyguard's) may free a
-    // line by leaving any square, and a stack may leave a carried piece behind: made to
-    // find out.
-    if royals.more_than_one() || m.promotes_to().is_some() || g.restraint_now(pos) || g.stacks.exist
-    {
-        return true;
-    }
-    let geo = &g.geo;
-    let towards = |sq: usize| {
-        (
-            geo.file(royal) as i32 - geo.file(sq) as i32,
-            geo.rank(royal) as i32 - geo.rank(sq) as i32,
-        )
-    };
-    let (from, to) = (m.from(), m.to());
-    let (fx, fy) = towards(from);
-    if fx == 0 || fy == 0 || fx.abs() == fy.abs() {
-        return true;
-    }
-    let tables = &g.tables[pos.board[from] as usize - 1];
-    if tables.leap_capture[to].has(royal) || tables.complex_reach[to].has(royal) {
-        return true;
-    }
-    let (dx, dy) = towards(to);
-    tables.slides.iter().any(|s| {
-        let (sx, sy) = g.dirs[s.dir as usize];
-        s.mode.can_capture()
-            && steps_along(dx, dy, sx, sy).is_some_and(|k| s.max == 0 || k <= s.max as i32)
-    })
-}
-
-/// How many steps of (`sx`, `sy`) make (`dx`, `dy`), if a whole positive number do.
-fn steps_along(dx: i32, dy: i32, sx: i32, sy: i32) -> Option<i32> {
-    let k = if sx != 0 {
-        dx / sx
-    } else if sy != 0 {
-        dy / sy
-    } else {
-        0
-    };
-    (k >= 1 && k * sx == dx && k * sy == dy).then_some(k)
-}
-
 /// The order of captures and promotions among themselves: by what they gain, then by the
 /// cheaper piece making them.
 #[inline]
@@ -1703,61 +1636,6 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 mod tests {
     use super::*;
     use crate::variants::AnyGame;
-
-    /// Every plain move that gives check is one `could_check` says could (none of these
-    /// games has a check discovered along a line that is not a file, rank or diagonal).
-    #[test]
-    fn every_check_is_a_move_that_could_check() {
-        use rand::{Rng, SeedableRng};
-        for name in [
-            "chess",
-            "courier",
-            "sho",
-            "duodecimal",
-            "hiashatar",
-            "littlegreat",
-            "flee",
-        ] {
-            let any = AnyGame::builtin(name).unwrap();
-            crate::with_width!(&any, g => {
-                let (mut checks, mut could, mut plain) = (0, 0, 0);
-                for seed in 0..6 {
-                    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-                    let mut pos = Position::from_fen(g, &g.spec.start).unwrap();
-                    for _ in 0..120 {
-                        if g.outcome(&mut pos).is_some() {
-                            break;
-                        }
-                        let mut list = MoveList::new();
-                        g.legal_moves(&mut pos, &mut list);
-                        for &m in list.iter().filter(|m| m.kind() == MoveKind::Normal) {
-                            let side = pos.side;
-                            let u = pos.make(g, m);
-                            let check = pos.side != side && g.in_check(&pos);
-                            pos.unmake(g, m, u);
-                            plain += 1;
-                            could += could_check(g, &pos, m) as usize;
-                            if check {
-                                checks += 1;
-                                assert!(could_check(g, &pos, m), "{name}: {m:?} checks in {}", pos.to_fen(g));
-                            }
-                        }
-                        let mut list = MoveList::new();
-                        g.game_moves(&mut pos, &mut list);
-                        pos.make(g, list[rng.gen_range(0..list.len())]);
-                    }
-                }
-                assert!(checks > 0, "{name}: no check met");
-                // And it is a filter: most plain moves are not made to find out (but for
-                // Hiashatar's bodyguard and Little Great Chess's stacks, which send every
-                // move to be made).
-                assert!(
-                    ["hiashatar", "littlegreat"].contains(&name) || could < plain / 2,
-                    "{name}: {could} of {plain} plain moves could check"
-                );
-            });
-        }
-    }
 
     fn panicked() -> Panicked {
         Panicked {
