@@ -30,6 +30,7 @@ fn bench_game<const W: usize>(c: &mut Criterion, g: &Game<W>, fen: &str, depth: 
                     eval: &eval,
                     tt: &tt,
                     stop: &stop,
+                    memory: None,
                 },
                 black_box(&pos),
                 &limits,

@@ -233,6 +233,7 @@ fn play_out_in<const W: usize>(
         eval: &eval,
         tt: &tt,
         stop: &stop,
+        memory: None,
     };
     let mut pos = Position::from_fen(g, fen).unwrap();
     let mut moves = Vec::new();

@@ -25,6 +25,7 @@ fn run<const W: usize>(
         eval: &eval,
         tt: &tt,
         stop: &stop,
+        memory: None,
     };
     let r = search::search(&ctx, &pos, &limits, threads, &mut |_| {});
     let mut p = pos.clone();
@@ -126,7 +127,7 @@ fn the_last_line_reported_begins_with_the_move_played() {
         for _ in 0..8 {
             let tt = Table::new(8);
             let stop = AtomicBool::new(false);
-            let ctx = Context { game: g, eval: &eval, tt: &tt, stop: &stop };
+            let ctx = Context { game: g, eval: &eval, tt: &tt, stop: &stop, memory: None };
             let mut last = None;
             let r = search::search(&ctx, &pos, &depth(7), 3, &mut |i| {
                 last = Some((i.depth, i.pv.first().copied(), i.score))
@@ -182,7 +183,7 @@ fn the_stop_flag_is_seen_at_the_next_node() {
             let tt = Table::new(1);
             for threads in [1, 2] {
                 let stop = AtomicBool::new(true);
-                let ctx = Context { game: g, eval: &eval, tt: &tt, stop: &stop };
+                let ctx = Context { game: g, eval: &eval, tt: &tt, stop: &stop, memory: None };
                 let limits = Limits { infinite: true, ..Default::default() };
                 let r = search::search(&ctx, &pos, &limits, threads, &mut |_| {});
                 let mut p = pos.clone();

@@ -46,6 +46,7 @@ fn one_search<const W: usize>(g: &Game<W>, case: &SearchCase) {
         eval: &eval,
         tt: &tt,
         stop: &stop,
+        memory: None,
     };
     let limits = Limits {
         depth: Some(1 + case.depth as i32 % 4),

@@ -218,6 +218,7 @@ pub fn generate<const W: usize>(
             eval: &eval,
             tt: &tt,
             stop: &stop,
+            memory: None,
         };
         let r = search::search(&ctx, &pos, &config.limits, 1, &mut |_| {});
         summary.shallowest = summary.shallowest.min(r.depth);

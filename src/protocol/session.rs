@@ -13,6 +13,7 @@ use crate::rules::sfen::SfenError;
 use crate::rules::spec::VariantSpec;
 use crate::rules::{Game, Position};
 use crate::search::limits::Limits;
+use crate::search::memory::Memory;
 use crate::search::tt::Table;
 use crate::search::{self, Context, Info, Progress, SearchResult};
 use crate::variants::{AnyGame, SpecError};
@@ -232,17 +233,19 @@ impl<const W: usize> GameState<W> {
     }
 
     /// Starts a search on a new thread; `report` sees each iteration, `done` the result.
+    #[allow(clippy::too_many_arguments)]
     pub fn spawn_search(
         &self,
         limits: Limits,
         threads: usize,
         tt: Arc<Table>,
+        memory: Arc<Memory>,
         stop: Arc<AtomicBool>,
         report: Reporter<W>,
         done: Finisher<W>,
     ) -> JoinHandle<()> {
         let quiet: ProgressReporter<W> = Box::new(|_, _| {});
-        self.spawn_search_with_progress(limits, threads, tt, stop, report, quiet, done)
+        self.spawn_search_with_progress(limits, threads, tt, memory, stop, report, quiet, done)
     }
 
     /// `spawn_search`, with `progress` called about once a second while an iteration runs.
@@ -252,6 +255,7 @@ impl<const W: usize> GameState<W> {
         limits: Limits,
         threads: usize,
         tt: Arc<Table>,
+        memory: Arc<Memory>,
         stop: Arc<AtomicBool>,
         mut report: Reporter<W>,
         mut progress: ProgressReporter<W>,
@@ -264,6 +268,7 @@ impl<const W: usize> GameState<W> {
                 eval: &eval,
                 tt: &tt,
                 stop: &stop,
+                memory: Some(&memory),
             };
             let r = search::search_with_progress(
                 &ctx,

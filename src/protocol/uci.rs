@@ -17,6 +17,7 @@ use crate::fault::{self, Fault};
 use crate::rules::MoveList;
 use crate::rules::spec::{VariantSpec, Verdict};
 use crate::search::limits::{Limits, MAX_CONTEMPT};
+use crate::search::memory::Memory;
 use crate::search::score_text;
 use crate::search::tt::{DEFAULT_MB, MAX_MB, Table};
 use crate::search::{MAX_THREADS, SearchResult};
@@ -117,6 +118,8 @@ pub struct Uci {
     /// The `Contempt` option (`Limits::contempt`), centipawns.
     contempt: i32,
     tt: Arc<Table>,
+    /// The searches' move-ordering statistics, kept from move to move of a game.
+    memory: Arc<Memory>,
     stop: Arc<AtomicBool>,
     pondering: Arc<AtomicBool>,
     /// Set by `stop` (and whatever else ends a search): lets the `bestmove` of an
@@ -184,6 +187,7 @@ impl Uci {
             multipv: 1,
             contempt: 0,
             tt: Arc::new(Table::new(DEFAULT_MB)),
+            memory: Arc::new(Memory::new()),
             stop: Arc::new(AtomicBool::new(false)),
             pondering: Arc::new(AtomicBool::new(false)),
             released: Arc::new(AtomicBool::new(false)),
@@ -288,6 +292,7 @@ impl Uci {
             "ucinewgame" | "usinewgame" => {
                 self.stop_search();
                 self.tt.clear();
+                self.memory.clear();
             }
             // USI's end of a game: the result needs no answer, a search still running
             // (pondering) ends without one being read.
@@ -665,6 +670,7 @@ impl Uci {
             limits,
             self.threads,
             self.tt.clone(),
+            self.memory.clone(),
             self.stop.clone(),
             Box::new(move |game, i| {
                 // Only completed iterations arrive; a line without a move says nothing.

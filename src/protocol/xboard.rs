@@ -16,6 +16,7 @@ use crate::rules::fen::FenStyle;
 use crate::rules::spec::{BareKing, VariantSpec, Verdict};
 use crate::search::MAX_THREADS;
 use crate::search::limits::{Limits, MAX_CONTEMPT};
+use crate::search::memory::Memory;
 use crate::search::tt::{DEFAULT_MB, MAX_MB, Table};
 use crate::search::{MATE, MATE_BOUND, SearchFault};
 use crate::variants::{self, SpecError};
@@ -94,6 +95,8 @@ pub struct Xboard {
     clock: Option<Duration>,
     threads: usize,
     tt: Arc<Table>,
+    /// The searches' move-ordering statistics, kept from move to move of a game.
+    memory: Arc<Memory>,
     stop: Arc<AtomicBool>,
     search: Option<(JoinHandle<()>, Purpose, u64)>,
     search_id: u64,
@@ -158,6 +161,7 @@ impl Xboard {
             clock: None,
             threads: 1,
             tt: Arc::new(Table::new(DEFAULT_MB)),
+            memory: Arc::new(Memory::new()),
             stop: Arc::new(AtomicBool::new(false)),
             search: None,
             search_id: 0,
@@ -307,6 +311,7 @@ impl Xboard {
                 self.engine_side = Some(crate::core::BLACK);
                 self.depth = None;
                 self.tt.clear();
+                self.memory.clear();
             }
             "variant" => self.variant(arg),
             "setboard" => {
@@ -765,6 +770,7 @@ impl Xboard {
             limits,
             self.threads,
             self.tt.clone(),
+            self.memory.clone(),
             self.stop.clone(),
             Box::new(move |game, i| {
                 if post {

@@ -7,6 +7,7 @@
 //! transposition table, the stop flag and a node counter.
 
 pub mod limits;
+pub mod memory;
 pub mod see;
 pub mod tt;
 
@@ -19,6 +20,7 @@ use crate::rules::position::{Position, color_of};
 use crate::rules::spec::{BareKing, RepetitionRule, Verdict};
 use arrayvec::ArrayVec;
 use limits::{Clock, Limits};
+use memory::{Heuristics, Memory};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
 use thiserror::Error;
@@ -311,6 +313,9 @@ pub struct Context<'a, const W: usize> {
     pub eval: &'a Eval,
     pub tt: &'a Table,
     pub stop: &'a AtomicBool,
+    /// The move-ordering statistics of the game's earlier searches, kept for its later
+    /// ones; without it every search starts from nothing.
+    pub memory: Option<&'a Memory>,
 }
 
 /// Searches `pos` within `limits` on `threads` threads, calling `report` after every
@@ -376,7 +381,17 @@ fn run_threads<const W: usize>(
         eval,
         tt,
         stop,
+        memory,
     } = *ctx;
+    let learnt = |id| {
+        let n = heuristics_size(game);
+        memory.map_or_else(|| Heuristics::new(n), |m| m.take(id, n))
+    };
+    let keep = |id, w: Worker<W>| {
+        if let Some(m) = memory {
+            m.keep(id, w.heuristics());
+        }
+    };
     tt.new_search();
     let shared = Shared {
         tt,
@@ -393,8 +408,11 @@ fn run_threads<const W: usize>(
                 let helper = move || {
                     fault::catch(|| {
                         fault::inject(Fault::HelperPanic);
-                        let mut w = Worker::new(game, eval, shared, clock, limits, pos, id);
-                        w.iterate(&mut |_| {})
+                        let mut w =
+                            Worker::new(game, eval, shared, clock, limits, pos, id, learnt(id));
+                        let result = w.iterate(&mut |_| {});
+                        keep(id, w);
+                        result
                     })
                     .map_err(|panic| SearchFault {
                         panic,
@@ -411,9 +429,19 @@ fn run_threads<const W: usize>(
             })
             .collect();
         let stop_helpers = StopOnDrop(stop);
-        let mut w = Worker::new(game, eval, &shared, clock, limits, pos.clone(), 0);
+        let mut w = Worker::new(
+            game,
+            eval,
+            &shared,
+            clock,
+            limits,
+            pos.clone(),
+            0,
+            learnt(0),
+        );
         w.progress = Some(progress);
         let main = w.iterate(report);
+        keep(0, w);
         drop(stop_helpers);
         let helpers: Vec<_> = handles
             .into_iter()
@@ -619,6 +647,7 @@ struct Worker<'a, const W: usize> {
 }
 
 impl<'a, const W: usize> Worker<'a, W> {
+    #[allow(clippy::too_many_arguments)]
     fn new(
         game: &'a Game<W>,
         eval: &'a Eval,
@@ -627,8 +656,8 @@ impl<'a, const W: usize> Worker<'a, W> {
         limits: &'a Limits,
         pos: Position<W>,
         id: usize,
+        learnt: Heuristics,
     ) -> Self {
-        let n = 2 * game.types * game.squares;
         let root_side = pos.side;
         Worker {
             game,
@@ -643,8 +672,8 @@ impl<'a, const W: usize> Worker<'a, W> {
             stopped: false,
             seldepth: 0,
             killers: vec![[None; 2]; MAX_PLY + 1],
-            history: vec![0; n],
-            counter: vec![None; n],
+            history: learnt.history,
+            counter: learnt.counter,
             stack: vec![None; MAX_PLY + 1],
             pv: vec![[None; MAX_PLY]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY],
@@ -661,6 +690,14 @@ impl<'a, const W: usize> Worker<'a, W> {
             eval_cache: vec![0; EVAL_CACHE],
             check_every: if clock.is_tight() { 64 } else { 1024 },
             root_side,
+        }
+    }
+
+    /// The move-ordering statistics this thread leaves for the game's next search.
+    fn heuristics(self) -> Heuristics {
+        Heuristics {
+            history: self.history,
+            counter: self.counter,
         }
     }
 
@@ -1594,6 +1631,11 @@ impl<'a, const W: usize> Worker<'a, W> {
     }
 }
 
+/// The size of a thread's move-ordering statistics in `game`: its (piece, square) pairs.
+fn heuristics_size<const W: usize>(game: &Game<W>) -> usize {
+    2 * game.types * game.squares
+}
+
 /// The order of captures and promotions among themselves: by what they gain, then by the
 /// cheaper piece making them.
 #[inline]
@@ -1696,6 +1738,59 @@ mod tests {
         let none = rescue(game, &mated, &limits, None, panicked());
         assert_eq!(none.best, None);
         assert_eq!(none.fault.unwrap().recovery, Recovery::NoMove);
+    }
+
+    /// A search given a memory leaves each thread's statistics in it for the next, and
+    /// takes them back from it; one without a memory keeps nothing.
+    fn remembers<const W: usize>(game: &Game<W>) {
+        let pos = Position::from_fen(game, &game.spec.start).unwrap();
+        let (eval, memory) = (Eval::new(game), Memory::new());
+        let limits = Limits {
+            depth: Some(6),
+            ..Limits::default()
+        };
+        let n = heuristics_size(game);
+        // A fresh table and stop flag each time, so that every search searches.
+        let run = |memory| {
+            let (tt, stop) = (Table::new(1), AtomicBool::new(false));
+            let ctx = Context {
+                game,
+                eval: &eval,
+                tt: &tt,
+                stop: &stop,
+                memory,
+            };
+            search(&ctx, &pos, &limits, 2, &mut |_| {})
+        };
+        run(None);
+        assert!(memory.take(0, n).history.iter().all(|&h| h == 0));
+        run(Some(&memory));
+        let learnt: Vec<Heuristics> = (0..2).map(|id| memory.take(id, n)).collect();
+        for (id, h) in learnt.iter().enumerate() {
+            assert!(
+                h.history.iter().any(|&v| v != 0),
+                "thread {id} kept its history"
+            );
+            assert!(
+                h.counter.iter().any(Option::is_some),
+                "thread {id} kept counters"
+            );
+        }
+        let kept = learnt[0].history.clone();
+        memory.keep(0, Heuristics::new(n));
+        memory.keep(0, learnt.into_iter().next().unwrap());
+        run(Some(&memory));
+        assert_ne!(
+            memory.take(0, n).history,
+            kept,
+            "the next search went on from them"
+        );
+    }
+
+    #[test]
+    fn a_search_with_a_memory_leaves_its_statistics_to_the_next() {
+        let any = AnyGame::builtin("courier").unwrap();
+        crate::with_width!(&any, g => remembers(g));
     }
 
     #[test]

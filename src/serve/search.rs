@@ -8,6 +8,7 @@ use crate::core::Move;
 use crate::protocol::session::{GameState, Session};
 use crate::rules::Game;
 use crate::search::limits::Limits;
+use crate::search::memory::Memory;
 use crate::search::tt::Table;
 use crate::search::{Info, SearchFault, SearchResult};
 use crate::with_width;
@@ -90,6 +91,7 @@ pub async fn best_turn(session: Session, limits: Limits) -> Result<Value, MoveEr
             limits,
             1,
             Arc::new(Table::new(TABLE_MB)),
+            Arc::new(Memory::new()),
             stop,
             Box::new(|_, _| {}),
             Box::new(move |g, r| {
@@ -286,6 +288,7 @@ fn spawn_analysis<const W: usize>(
         limits,
         1,
         Arc::new(Table::new(TABLE_MB)),
+        Arc::new(Memory::new()),
         stop,
         Box::new(move |g, info| {
             let _ = out.send(info_json(g, &pos, &fen, info));

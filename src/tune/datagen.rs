@@ -253,6 +253,7 @@ pub fn play_game<const W: usize>(
             eval,
             tt,
             stop: &stop,
+            memory: None,
         };
         let r = search::search(&ctx, &pos, &limits, 1, &mut |_| {});
         r.best?;

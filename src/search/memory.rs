@@ -1,0 +1,104 @@
+//! What the search learns of move order that outlives one search: each thread's history
+//! and counter moves. A game's next move is searched from where the
+//! last search left them (Stockfish keeps them the same way), instead of from nothing:
+//! at a tenth of a second a move, the first iterations of every search otherwise order
+//! their quiet moves blind. A new game forgets them, as it empties the table.
+
+use crate::core::Move;
+use std::sync::{Mutex, PoisonError};
+
+/// The move-ordering statistics of one search thread.
+pub(super) struct Heuristics {
+    /// By moving piece and target square (`Worker::history_index`).
+    pub history: Vec<i32>,
+    /// The reply that refuted each move (by piece and target square), if one did.
+    pub counter: Vec<Option<Move>>,
+}
+
+impl Heuristics {
+    /// Empty statistics for a game of `n` (piece, square) pairs.
+    pub fn new(n: usize) -> Heuristics {
+        Heuristics {
+            history: vec![0; n],
+            counter: vec![None; n],
+        }
+    }
+
+    /// Whether these statistics are of that size (the same game, or one as big).
+    fn fits(&self, n: usize) -> bool {
+        self.history.len() == n && self.counter.len() == n
+    }
+}
+
+/// Each search thread's statistics between searches, by thread number.
+#[derive(Default)]
+pub struct Memory {
+    threads: Mutex<Vec<Option<Heuristics>>>,
+}
+
+impl Memory {
+    /// A memory that remembers nothing yet.
+    pub fn new() -> Memory {
+        Memory::default()
+    }
+
+    /// Forgets everything (a new game).
+    pub fn clear(&self) {
+        self.lock().clear();
+    }
+
+    /// Thread `id`'s statistics from the last search, if they are of this size; empty
+    /// ones otherwise.
+    pub(super) fn take(&self, id: usize, n: usize) -> Heuristics {
+        self.lock()
+            .get_mut(id)
+            .and_then(Option::take)
+            .filter(|h| h.fits(n))
+            .unwrap_or_else(|| Heuristics::new(n))
+    }
+
+    /// Keeps thread `id`'s statistics for the next search.
+    pub(super) fn keep(&self, id: usize, heuristics: Heuristics) {
+        let mut threads = self.lock();
+        if threads.len() <= id {
+            threads.resize_with(id + 1, || None);
+        }
+        threads[id] = Some(heuristics);
+    }
+
+    /// The statistics, also after a search thread panicked holding the lock (they are
+    /// only ever replaced whole, so they are never half-written).
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Option<Heuristics>>> {
+        self.threads.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statistics_are_kept_per_thread_and_forgotten_by_a_new_game() {
+        let memory = Memory::new();
+        let mut h = memory.take(1, 4);
+        assert_eq!(h.history, vec![0; 4]);
+        h.history[2] = 77;
+        memory.keep(1, h);
+        assert_eq!(
+            memory.take(0, 4).history,
+            vec![0; 4],
+            "thread 0 learnt nothing"
+        );
+        assert_eq!(memory.take(1, 4).history[2], 77);
+        memory.keep(1, Heuristics::new(4));
+        assert!(
+            memory.take(1, 5).history.iter().all(|&v| v == 0),
+            "another shape"
+        );
+        let mut h = memory.take(1, 4);
+        h.history[0] = 5;
+        memory.keep(1, h);
+        memory.clear();
+        assert_eq!(memory.take(1, 4).history[0], 0);
+    }
+}
