@@ -1764,18 +1764,22 @@ mod tests {
         };
         run(None);
         assert!(memory.take(0, n).history.iter().all(|&h| h == 0));
+        // The helper is seeded with a mark: it may not search at all before the main
+        // thread completes the depth (a loaded machine), but it must hand back its own.
+        let mut seeded = Heuristics::new(n);
+        seeded.history[0] = 1234;
+        memory.keep(1, seeded);
         run(Some(&memory));
         let learnt: Vec<Heuristics> = (0..2).map(|id| memory.take(id, n)).collect();
-        for (id, h) in learnt.iter().enumerate() {
-            assert!(
-                h.history.iter().any(|&v| v != 0),
-                "thread {id} kept its history"
-            );
-            assert!(
-                h.counter.iter().any(Option::is_some),
-                "thread {id} kept counters"
-            );
-        }
+        assert!(learnt[0].history.iter().any(|&v| v != 0), "history kept");
+        assert!(
+            learnt[0].counter.iter().any(Option::is_some),
+            "counters kept"
+        );
+        assert_ne!(
+            learnt[1].history[0], 0,
+            "the helper took its own and kept it"
+        );
         let kept = learnt[0].history.clone();
         memory.keep(0, Heuristics::new(n));
         memory.keep(0, learnt.into_iter().next().unwrap());
