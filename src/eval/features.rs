@@ -268,30 +268,12 @@ fn sign(color: Color, us: Color) -> f64 {
 mod tests {
     use super::*;
     use crate::eval::Params;
-    use crate::rules::MoveList;
+    use crate::rules::random_lines::random_positions;
     use crate::variants::AnyGame;
-    use rand::{Rng, SeedableRng};
 
     /// The coefficients are stored as `f32`: their rounding, not a term, may show in the
     /// hundredths; a term counted wrongly is off by a quarter of a centipawn or more.
     const TOLERANCE: f64 = 0.05;
-
-    /// Positions of a game along a seeded random line from its start.
-    fn random_positions<const W: usize>(game: &Game<W>, count: usize) -> Vec<Position<W>> {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
-        let mut pos = Position::from_fen(game, &game.spec.start).unwrap();
-        let mut out = Vec::new();
-        for _ in 0..count {
-            if game.outcome(&mut pos).is_some() {
-                break;
-            }
-            let mut list = MoveList::new();
-            game.game_moves(&mut pos, &mut list);
-            pos.make(game, list[rng.gen_range(0..list.len())]);
-            out.push(pos.clone());
-        }
-        out
-    }
 
     /// Parameters unlike the derived ones in every term, so that a term the features
     /// miss or count differently shows.
@@ -328,7 +310,7 @@ mod tests {
                 for params in [Params::of(g), Params::derived(g), perturbed(&Params::of(g))] {
                     let e = Eval::with_params(g, &params);
                     let v = params.to_vector();
-                    for pos in random_positions(g, 120) {
+                    for pos in random_positions(g, 120, 7) {
                         let f = e.features(g, &pos);
                         let expected = e.evaluate(g, &pos) as f64;
                         assert!(

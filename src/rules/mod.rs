@@ -13,6 +13,8 @@ pub mod notation;
 pub mod outcome;
 pub mod perft;
 pub mod position;
+#[cfg(test)]
+pub(crate) mod random_lines;
 pub mod reserves;
 pub mod restraint;
 pub mod san;

@@ -980,6 +980,7 @@ fn first_arrival<const W: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::random_lines::random_positions;
     use crate::variants::AnyGame;
 
     /// Every plain move that gives check is one `could_check` says could (none of these
@@ -987,7 +988,6 @@ mod tests {
     /// and `gives_check` says what making the move says where the check rule holds.
     #[test]
     fn every_check_is_a_move_that_could_check() {
-        use rand::{Rng, SeedableRng};
         for name in [
             "chess",
             "courier",
@@ -1001,12 +1001,7 @@ mod tests {
             crate::with_width!(&any, g => {
                 let (mut checks, mut could, mut plain) = (0, 0, 0);
                 for seed in 0..6 {
-                    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-                    let mut pos = Position::from_fen(g, &g.spec.start).unwrap();
-                    for _ in 0..120 {
-                        if g.outcome(&mut pos).is_some() {
-                            break;
-                        }
+                    for mut pos in random_positions(g, 120, seed) {
                         let mut list = MoveList::new();
                         g.legal_moves(&mut pos, &mut list);
                         for &m in list.iter().filter(|m| m.kind() == MoveKind::Normal) {
@@ -1023,9 +1018,6 @@ mod tests {
                             let expected = check && g.uses_check();
                             assert_eq!(g.gives_check(&mut pos, m), expected, "{name}: {m:?} in {}", pos.to_fen(g));
                         }
-                        let mut list = MoveList::new();
-                        g.game_moves(&mut pos, &mut list);
-                        pos.make(g, list[rng.gen_range(0..list.len())]);
                     }
                 }
                 assert!(checks > 0, "{name}: no check met");

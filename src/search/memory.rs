@@ -23,11 +23,6 @@ impl Heuristics {
             counter: vec![None; n],
         }
     }
-
-    /// Whether these statistics are of that size (the same game, or one as big).
-    fn fits(&self, n: usize) -> bool {
-        self.history.len() == n && self.counter.len() == n
-    }
 }
 
 /// Each search thread's statistics between searches, by thread number.
@@ -53,7 +48,7 @@ impl Memory {
         self.lock()
             .get_mut(id)
             .and_then(Option::take)
-            .filter(|h| h.fits(n))
+            .filter(|h| h.history.len() == n)
             .unwrap_or_else(|| Heuristics::new(n))
     }
 
