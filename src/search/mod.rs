@@ -131,8 +131,6 @@ struct Pruning {
     tt_eval: bool,
     /// Quiet moves that give check are spared late-move, futility and exchange pruning.
     spare_checks: bool,
-    /// The first ply of quiescence searches quiet moves that give check as well.
-    quiescence_checks: bool,
 }
 
 impl Pruning {
@@ -156,7 +154,6 @@ impl Pruning {
         bad_captures_last: true,
         tt_eval: true,
         spare_checks: true,
-        quiescence_checks: true,
     };
 
     /// The search before them, kept for games with captures that static exchange
@@ -182,7 +179,6 @@ impl Pruning {
         bad_captures_last: false,
         tt_eval: false,
         spare_checks: false,
-        quiescence_checks: false,
     };
 
     /// The profile for `game`.
@@ -1168,13 +1164,14 @@ impl<'a, const W: usize> Worker<'a, W> {
         }
         let bonus = (depth * depth).min(400);
         let idx = self.history_index(m);
-        reward(&mut self.history[idx], bonus);
+        self.history[idx] += bonus - self.history[idx] * bonus / HISTORY_MAX;
         for &q in tried {
             let i = self.history_index(q);
-            reward(&mut self.history[i], -bonus);
+            self.history[i] -= bonus + self.history[i] * bonus / HISTORY_MAX;
         }
-        let previous = ply.checked_sub(1).and_then(|p| self.stack[p]);
-        if let Some((pm, code)) = previous {
+        if ply > 0
+            && let Some((pm, code)) = self.stack[ply - 1]
+        {
             self.counter[(code as usize - 1) * self.game.squares + pm.to()] = Some(m);
         }
     }
@@ -1565,11 +1562,8 @@ impl<'a, const W: usize> Worker<'a, W> {
             }
             alpha = alpha.max(best);
         }
-        // At its first ply quiescence also tries the quiet moves that give check: a
-        // mating attack or a fork that begins with a check is no quieter than a capture.
-        let checks_too = !in_check && qply == 0 && self.pruning.quiescence_checks && g.uses_check();
         let mut list = MoveList::new();
-        if in_check || checks_too {
+        if in_check {
             g.legal_moves(&mut self.pos, &mut list);
         } else {
             g.legal_captures(&mut self.pos, &mut list);
@@ -1585,24 +1579,13 @@ impl<'a, const W: usize> Worker<'a, W> {
             // Captures and promotions, and the moves the game's rules call tactical;
             // deep in quiescence only recaptures.
             let recaptures_only = qply >= FULL_QUIESCENCE;
-            let mut kept = 0;
-            for i in 0..list.len() {
-                let m = list[i];
+            list.retain(|m| {
                 let tactical = match m.kind() {
-                    MoveKind::Rule => g.rule_move_tactical(&self.pos, m),
-                    _ => self.is_capture(m) || m.promotes_to().is_some(),
+                    MoveKind::Rule => g.rule_move_tactical(&self.pos, *m),
+                    _ => self.is_capture(*m) || m.promotes_to().is_some(),
                 };
-                let keep = if tactical {
-                    !recaptures_only || Some(m.to()) == last_to
-                } else {
-                    checks_too && g.gives_check(&mut self.pos, m)
-                };
-                if keep {
-                    list[kept] = m;
-                    kept += 1;
-                }
-            }
-            list.truncate(kept);
+                tactical && (!recaptures_only || Some(m.to()) == last_to)
+            });
         }
         let mut keys = std::mem::take(&mut self.keys[ply]);
         keys.clear();
@@ -1651,13 +1634,6 @@ impl<'a, const W: usize> Worker<'a, W> {
 /// The size of a thread's move-ordering statistics in `game`: its (piece, square) pairs.
 fn heuristics_size<const W: usize>(game: &Game<W>) -> usize {
     2 * game.types * game.squares
-}
-
-/// Moves a history entry by `bonus` (a penalty when negative), less the more it already
-/// says so: gravity keeps every entry within +-`HISTORY_MAX`.
-#[inline]
-fn reward(entry: &mut i32, bonus: i32) {
-    *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
 }
 
 /// The order of captures and promotions among themselves: by what they gain, then by the
