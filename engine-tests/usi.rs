@@ -139,6 +139,31 @@ fn chu_session_plays_lion_moves_passes_and_promotions() {
 
 /// The two Lion rules where lishogi reads Chu otherwise than HaChu, and the counter-strike
 /// square of lishogi's SFEN.
+/// Gote's Lion two squares from Sente's King, which can neither step out of its reach
+/// nor take it; Gote's Pawn move (the only root move allowed) mates in three plies.
+const LION_MATE: &str = "k11/12/12/p11/12/12/12/P11/12/11n/12/11K w - 1";
+
+#[test]
+fn a_mating_line_ends_with_the_capture_of_the_king() {
+    let (mut e, _) = usi();
+    accepted(&mut e, &format!("position sfen {LION_MATE}"));
+    e.send("go mate 5000 searchmoves 12d12e");
+    let out = e.until(|l| l.starts_with("checkmate"));
+    let line = out.last().unwrap();
+    let moves: Vec<&str> = line.split_whitespace().skip(1).collect();
+    // The search scores the King en prise as won; the line still plays the capture.
+    assert_eq!(moves.len(), 3, "{out:?}");
+    assert_eq!((moves[0], moves[2]), ("12d12e", "1j1l"), "{out:?}");
+    accepted(
+        &mut e,
+        &format!("position sfen {LION_MATE} moves {}", moves.join(" ")),
+    );
+    e.send("go depth 1");
+    let out = e.until(|l| l.starts_with("bestmove"));
+    assert_eq!(out.last().unwrap(), "bestmove resign", "{out:?}");
+    e.quit();
+}
+
 #[test]
 fn chu_lishogi_preset_switches_the_lion_rules() {
     // A Kirin on 6f takes the Lion on 6d and promotes to a Lion; Gote's Gold on 6c would

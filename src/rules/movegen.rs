@@ -927,6 +927,23 @@ impl<const W: usize> Game<W> {
         }
     }
 
+    /// The move that takes the opponent's last royal where `can_take_last_royal` holds.
+    /// The search scores such a position as won without playing the capture, so a
+    /// principal variation ends one move short of the game's end; this is that move.
+    pub fn last_royal_capture(&self, pos: &mut Position<W>) -> Option<Move> {
+        if !self.can_take_last_royal(pos) {
+            return None;
+        }
+        let mut list = MoveList::new();
+        self.legal_moves(pos, &mut list);
+        list.iter().copied().find(|&m| {
+            let undo = pos.make(self, m);
+            let taken = self.royals_lost(pos);
+            pos.unmake(self, m, undo);
+            taken
+        })
+    }
+
     /// The moves a player may make in a game: the legal moves, less those that the
     /// variant's repetition rule forbids. (Perft counts `legal_moves`, with no repetition
     /// rule, as the reference engines do.)

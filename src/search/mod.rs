@@ -838,9 +838,20 @@ impl<'a, const W: usize> Worker<'a, W> {
         }
     }
 
-    /// The principal variation from the root.
+    /// The principal variation from the root, to the end of the game where it ends in one:
+    /// a node whose side to move can take the last royal is scored won without the
+    /// capture being played, so the capture is added here (a mating line of USI's
+    /// `go mate` must end the game).
     fn root_pv(&self) -> Vec<Move> {
-        (0..self.pv_len[0]).filter_map(|i| self.pv[0][i]).collect()
+        let mut pv: Vec<Move> = (0..self.pv_len[0]).filter_map(|i| self.pv[0][i]).collect();
+        let mut pos = self.pos.clone();
+        for &m in &pv {
+            pos.make(self.game, m);
+        }
+        if let Some(m) = self.game.last_royal_capture(&mut pos) {
+            pv.push(m);
+        }
+        pv
     }
 
     /// The second and further principal variations of a multi-PV search at `depth`: each
