@@ -137,8 +137,6 @@ fn chu_session_plays_lion_moves_passes_and_promotions() {
     e.quit();
 }
 
-/// The two Lion rules where lishogi reads Chu otherwise than HaChu, and the counter-strike
-/// square of lishogi's SFEN.
 /// Gote's Lion two squares from Sente's King, which can neither step out of its reach
 /// nor take it; Gote's Pawn move (the only root move allowed) mates in three plies.
 const LION_MATE: &str = "k11/12/12/p11/12/12/12/P11/12/11n/12/11K w - 1";
@@ -164,6 +162,8 @@ fn a_mating_line_ends_with_the_capture_of_the_king() {
     e.quit();
 }
 
+/// The two Lion rules where lishogi reads Chu otherwise than HaChu, and the counter-strike
+/// square of lishogi's SFEN.
 #[test]
 fn chu_lishogi_preset_switches_the_lion_rules() {
     // A Kirin on 6f takes the Lion on 6d and promotes to a Lion; Gote's Gold on 6c would

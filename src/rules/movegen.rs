@@ -935,7 +935,7 @@ impl<const W: usize> Game<W> {
             return None;
         }
         let mut list = MoveList::new();
-        self.legal_moves(pos, &mut list);
+        self.legal_captures(pos, &mut list);
         list.iter().copied().find(|&m| {
             let undo = pos.make(self, m);
             let taken = self.royals_lost(pos);

@@ -775,6 +775,8 @@ impl<'a, const W: usize> Worker<'a, W> {
                 }
                 break;
             }
+            // Computed once: the result and the progress line both carry it.
+            let pv = self.root_pv();
             if let Some(m) = self.pv[0][0] {
                 if result.best == Some(m) {
                     stable += 1;
@@ -787,7 +789,7 @@ impl<'a, const W: usize> Worker<'a, W> {
                 } else {
                     None
                 };
-                result.pv = self.root_pv();
+                result.pv = pv.clone();
             }
             score = s;
             result.score = s;
@@ -796,7 +798,7 @@ impl<'a, const W: usize> Worker<'a, W> {
             self.completed_depth = depth;
             if self.id == 0 {
                 self.flush_nodes();
-                report(&self.info(1, depth, s));
+                report(&self.info(1, depth, s, pv));
                 self.other_lines(depth, root.len(), report);
                 let factor = if stable >= 3 {
                     0.6
@@ -830,9 +832,9 @@ impl<'a, const W: usize> Worker<'a, W> {
         result
     }
 
-    /// The progress line of principal variation `multipv` just searched to `depth`.
-    fn info(&self, multipv: usize, depth: i32, score: i32) -> Info {
-        let pv = self.root_pv();
+    /// The progress line of principal variation `multipv` (`pv`, from `root_pv`) just
+    /// searched to `depth`.
+    fn info(&self, multipv: usize, depth: i32, score: i32, pv: Vec<Move>) -> Info {
         Info {
             multipv,
             depth,
@@ -876,7 +878,7 @@ impl<'a, const W: usize> Worker<'a, W> {
             }
             let Some(m) = self.pv[0][0] else { return };
             self.flush_nodes();
-            report(&self.info(k, depth, s));
+            report(&self.info(k, depth, s, self.root_pv()));
             excluded.push(m);
         }
     }
