@@ -9,10 +9,12 @@
 use super::params::{
     ADVANCE, ATTACK, CENTRE, DOUBLED, HALF_OPEN_FILE, ISOLATED, LEAPS, OPEN_FILE, PASSED,
     PAWN_THREAT, PER_PIECE, PIECE_MOBILITY, PROMOTION, SPACE, UNSAFE_REACH, VALUE, control_index,
-    danger_index, few_pieces_index, pawn_index, shelter_index, square_index, tempo_index,
+    danger_index, endgame_index, few_pieces_index, pawn_index, shelter_index, square_index,
+    tempo_index,
 };
 use super::{
-    Danger, Eval, IMMOBILE_SHARE, centre, control, leap_squares, pawns, progress, slide_reach,
+    Danger, Eval, IMMOBILE_SHARE, PHASE_FULL, centre, control, leap_squares, pawns, progress,
+    slide_reach,
 };
 use crate::core::{BLACK, Bitboard, Color, WHITE, color_of_piece, piece_index, type_of_piece};
 use crate::rules::game::Game;
@@ -46,15 +48,24 @@ impl Features {
 struct Sum {
     dense: Vec<f64>,
     fixed: f64,
+    /// The middlegame's share of the tables (`Eval::phase` over `PHASE_FULL`); the
+    /// endgame numbers have the rest.
+    middlegame: f64,
+    /// What the endgame tables add over the middlegame ones, in whole centipawns as
+    /// `evaluate` sums them, side to move less opponent.
+    shift: i32,
 }
 
 impl Eval {
     /// `pos`'s evaluation (side to move) as coefficients of the parameters.
     pub fn features<const W: usize>(&self, game: &Game<W>, pos: &Position<W>) -> Features {
         let types = game.types;
+        let phase = self.phase(pos);
         let mut sum = Sum {
             dense: vec![0.0; self.params.len()],
             fixed: 0.0,
+            middlegame: phase as f64 / PHASE_FULL as f64,
+            shift: 0,
         };
         let us = pos.side;
         let sign = |color: Color| sign(color, us);
@@ -84,15 +95,21 @@ impl Eval {
             for sq in pos.by_piece[pc] {
                 let (seen, limit) = super::piece_view(game, pos, pc, sq, occ, restrained);
                 if restrained && limit.is_empty() {
-                    // `evaluate` counts a share of the table entry, in whole centipawns.
+                    // `evaluate` counts a share of each table's entry, in whole
+                    // centipawns.
                     let share = 1.0 / IMMOBILE_SHARE as f64;
                     self.add_square(game, &mut sum, pc, sq, sign(color) * share);
-                    let exact = self.pst[pc * self.squares + sq] as f64 * share;
-                    let counted = self.pst[pc * self.squares + sq] / IMMOBILE_SHARE;
-                    sum.fixed += sign(color) * (counted as f64 - exact);
+                    let entry = pc * self.squares + sq;
+                    let (mg, eg) = (self.pst[entry], self.pst_eg[entry]);
+                    let rounding = |v: i32| (v / IMMOBILE_SHARE) as f64 - v as f64 * share;
+                    sum.fixed += sign(color)
+                        * (sum.middlegame * rounding(mg) + (1.0 - sum.middlegame) * rounding(eg));
+                    let shift = eg / IMMOBILE_SHARE - mg / IMMOBILE_SHARE;
+                    sum.shift += if color == us { shift } else { -shift };
                     continue;
                 }
                 self.add_square(game, &mut sum, pc, sq, sign(color));
+                sum.shift += self.shift_of(pc, sq, color == us);
                 // Every slider's reach, also where its weight is 0 (the tuner may move
                 // it off 0).
                 let (count, slid) = if game.tables[pc].slides.is_empty() {
@@ -128,6 +145,7 @@ impl Eval {
                 if code != 0 {
                     let pc = code as usize - 1;
                     self.add_square(game, &mut sum, pc, sq, sign(color_of_piece(pc)));
+                    sum.shift += self.shift_of(pc, sq, color_of_piece(pc) == us);
                 }
             }
         }
@@ -168,6 +186,11 @@ impl Eval {
                         - weight as f64 * per_weight);
             }
         }
+        if self.tapered {
+            // `evaluate` rounds the endgame's share of the shift towards 0.
+            let counted = self.endgame_share(sum.shift, phase) as f64;
+            sum.fixed += counted - sum.shift as f64 * (1.0 - sum.middlegame);
+        }
         sum.dense[tempo_index(types)] += 1.0;
         Features {
             terms: sum
@@ -181,8 +204,18 @@ impl Eval {
         }
     }
 
-    /// The table entry of `pc` on `sq`, times `weight`: its value and positional
-    /// coefficients, and the entry's rounding as a fixed part.
+    /// What the endgame table of `pc` on `sq` adds over the middlegame one, for the side
+    /// to move (`ours`) or against it.
+    fn shift_of(&self, pc: usize, sq: usize, ours: bool) -> i32 {
+        let entry = pc * self.squares + sq;
+        let shift = self.pst_eg[entry] - self.pst[entry];
+        if ours { shift } else { -shift }
+    }
+
+    /// The table entries of `pc` on `sq`, times `weight`: the value and positional
+    /// coefficients of each phase (the middlegame's by its share of the phase, the
+    /// endgame's by the rest; the square table counts in both), and the entries'
+    /// rounding as a fixed part.
     fn add_square<const W: usize>(
         &self,
         game: &Game<W>,
@@ -196,15 +229,35 @@ impl Eval {
         let color = color_of_piece(pc);
         let (c, a) = (centre(game, sq), progress(game, color, sq));
         let own = self.own[color.index() * self.squares + sq] as usize;
-        let base = t * PER_PIECE;
-        sum.dense[base + VALUE] += weight;
-        sum.dense[base + CENTRE] += weight * c;
-        sum.dense[base + ADVANCE] += weight * a;
-        sum.dense[base + PROMOTION] += weight * a * a;
+        let entry = pc * self.squares + sq;
+        let phases = [
+            (
+                t * PER_PIECE,
+                sum.middlegame,
+                p.middlegame(),
+                self.pst[entry],
+            ),
+            (
+                endgame_index(game.types, self.squares, t, 0),
+                1.0 - sum.middlegame,
+                p.endgame,
+                self.pst_eg[entry],
+            ),
+        ];
+        for (base, share, e, counted) in phases {
+            let w = weight * share;
+            sum.dense[base + VALUE] += w;
+            sum.dense[base + CENTRE] += w * c;
+            sum.dense[base + ADVANCE] += w * a;
+            sum.dense[base + PROMOTION] += w * a * a;
+            let exact = e.value as f64
+                + e.centre * c
+                + e.advance * a
+                + e.promotion * a * a
+                + p.squares[own];
+            sum.fixed += w * (counted as f64 - exact);
+        }
         sum.dense[square_index(game.types, self.squares, t, own)] += weight;
-        let exact =
-            p.value as f64 + p.centre * c + p.advance * a + p.promotion * a * a + p.squares[own];
-        sum.fixed += weight * (self.pst[pc * self.squares + sq] as f64 - exact);
     }
 
     /// The pawn structure, also where its weights are 0 (the tuner may move them off 0);

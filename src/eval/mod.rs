@@ -39,6 +39,9 @@ const SHELTER: i32 = 6;
 /// What having the move is worth. Without it a symmetric position scores exactly 0, and
 /// so did every even-depth iteration from a start position (the reply mirrors the move).
 const TEMPO: i32 = 10;
+/// The middlegame's share of a tapered evaluation when every piece of the start is on
+/// the board (`Eval::phase`); the endgame's share is what the pieces gone leave.
+pub(crate) const PHASE_FULL: i32 = 256;
 /// Mop-up against a side left with only royal pieces, which must then be mated (a GUI
 /// that does not know the bare-king rule sees no other end): per step that the lone
 /// royal stands nearer the edge of the board...
@@ -77,6 +80,16 @@ pub struct Eval {
     pub values: Vec<i32>,
     /// `pst[piece * squares + sq]`: value plus positional bonus of a piece on a square.
     pst: Vec<i32>,
+    /// The same with the endgame numbers (`params::Endgame`): equal to `pst` unless the
+    /// game's numbers are tapered.
+    pst_eg: Vec<i32>,
+    /// Whether they differ, so that the evaluation blends the two by `phase`.
+    tapered: bool,
+    /// Per piece index: what it weighs in the phase, its value unless it is royal or a
+    /// pawn (the armies' pieces, as the board empties of them the endgame begins)...
+    phase_weight: Vec<i32>,
+    /// ...and what the start position's pieces weigh together (0: no phase).
+    phase_start: i64,
     squares: usize,
     /// `own[color * squares + sq]`: `sq` as `color` sees it (`own_squares`), the index of
     /// the square tables.
@@ -145,22 +158,28 @@ impl Eval {
         let n = game.squares;
         let g = &game.geo;
         let own = own_squares(game);
-        let mut pst = vec![0; 2 * game.types * n];
-        for pc in 0..2 * game.types {
-            let p = &params.pieces[type_of_piece(pc)];
-            let color = color_of_piece(pc);
-            for sq in (0..n).filter(|&s| !g.holes[s]) {
-                let progress = progress(game, color, sq);
-                // Summed in this order, and rounded once, as before the numbers were
-                // parameters: an untuned game keeps exactly its old table. The square
-                // table's entry is whole centipawns in a definition.
-                let bonus = p.centre * centre(game, sq)
-                    + p.advance * progress
-                    + p.promotion * progress * progress;
-                let square = p.squares[own[color.index() * n + sq] as usize];
-                pst[pc * n + sq] = p.value + bonus.round() as i32 + square.round() as i32;
+        let table = |phase: fn(&params::PieceParams) -> params::Endgame| {
+            let mut pst = vec![0; 2 * game.types * n];
+            for pc in 0..2 * game.types {
+                let p = &params.pieces[type_of_piece(pc)];
+                let e = phase(p);
+                let color = color_of_piece(pc);
+                for sq in (0..n).filter(|&s| !g.holes[s]) {
+                    let progress = progress(game, color, sq);
+                    // Summed in this order, and rounded once, as before the numbers were
+                    // parameters: an untuned game keeps exactly its old table. The
+                    // square table's entry is whole centipawns in a definition.
+                    let bonus = e.centre * centre(game, sq)
+                        + e.advance * progress
+                        + e.promotion * progress * progress;
+                    let square = p.squares[own[color.index() * n + sq] as usize];
+                    pst[pc * n + sq] = e.value + bonus.round() as i32 + square.round() as i32;
+                }
             }
-        }
+            pst
+        };
+        let pst = table(|p| p.middlegame());
+        let pst_eg = table(|p| p.endgame);
         let per_piece = |weight: fn(&params::PieceParams) -> i32| -> Vec<i32> {
             (0..2 * game.types)
                 .map(|pc| weight(&params.pieces[type_of_piece(pc)]))
@@ -205,6 +224,19 @@ impl Eval {
             .collect();
         let weighs = params.passed != 0.0 || params.doubled != 0 || params.isolated != 0;
         let has_pawns = pawn.iter().any(|&p| p);
+        let phase_weight: Vec<i32> = (0..2 * game.types)
+            .map(|pc| {
+                let counted = !pawn[pc] && !game.is_royal[pc];
+                if counted {
+                    values[type_of_piece(pc)]
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let phase_start = Position::from_fen(game, &game.spec.start)
+            .map(|start| weigh_phase(&phase_weight, &start))
+            .unwrap_or(0);
         Eval {
             pawn_terms: weighs && has_pawns,
             reach_counted: (0..2 * game.types)
@@ -220,7 +252,11 @@ impl Eval {
             doubled: params.doubled,
             isolated: params.isolated,
             values,
+            tapered: params.tapered() && phase_start > 0,
             pst,
+            pst_eg,
+            phase_weight,
+            phase_start,
             squares: n,
             own,
             mobility: per_piece(|p| p.mobility),
@@ -267,6 +303,9 @@ impl Eval {
         let attacks = self
             .control_terms
             .then(|| control::pawn_attacks(game, pos, &self.pawn));
+        // What the endgame tables add to each side over the middlegame ones (tapered
+        // games only).
+        let mut shift = [0i32; 2];
         for pc in 0..2 * game.types {
             let pieces = pos.by_piece[pc];
             if pieces.is_empty() {
@@ -281,13 +320,21 @@ impl Eval {
                 .filter(|_| self.reach_counted[pc] && self.params.unsafe_reach != 0);
             for sq in pieces {
                 let (seen, limit) = piece_view(game, pos, pc, sq, occ, restrained);
+                let entry = pc * self.squares + sq;
                 if restrained && limit.is_empty() {
                     // Held immobile (it attacks and defends nothing until freed): most
                     // of it is lost.
-                    score[color] += self.pst[pc * self.squares + sq] / IMMOBILE_SHARE;
+                    score[color] += self.pst[entry] / IMMOBILE_SHARE;
+                    if self.tapered {
+                        shift[color] +=
+                            self.pst_eg[entry] / IMMOBILE_SHARE - self.pst[entry] / IMMOBILE_SHARE;
+                    }
                     continue;
                 }
-                score[color] += self.pst[pc * self.squares + sq];
+                score[color] += self.pst[entry];
+                if self.tapered {
+                    shift[color] += self.pst_eg[entry] - self.pst[entry];
+                }
                 if let Some(attacked) = watched {
                     let view = View {
                         seen,
@@ -322,10 +369,14 @@ impl Eval {
             *s += d.worth(self.params.royal_danger);
         }
         if game.stacks.exist {
-            self.add_passengers(pos, &mut score);
+            self.add_passengers(pos, &mut score, &mut shift);
         }
         if game.reserves.exist() {
             self.add_reserves(game, pos, &mut score);
+        }
+        if self.tapered {
+            let us = pos.side;
+            score[us] += self.endgame_share(shift[us] - shift[us.opposite()], self.phase(pos));
         }
         if self.pawn_terms || self.control_terms {
             let pawns = pawns::Pawns::of(game, pos, &self.pawn);
@@ -482,13 +533,37 @@ impl Eval {
 
     /// A carrier's passenger counts as the piece it is, on the carrier's square.
     #[cold]
-    fn add_passengers<const W: usize>(&self, pos: &Position<W>, score: &mut [i32; 2]) {
+    fn add_passengers<const W: usize>(
+        &self,
+        pos: &Position<W>,
+        score: &mut [i32; 2],
+        shift: &mut [i32; 2],
+    ) {
         for (sq, &code) in pos.carried.iter().enumerate() {
             if code != 0 {
                 let pc = code as usize - 1;
-                score[color_of_piece(pc)] += self.pst[pc * self.squares + sq];
+                let entry = pc * self.squares + sq;
+                score[color_of_piece(pc)] += self.pst[entry];
+                shift[color_of_piece(pc)] += self.pst_eg[entry] - self.pst[entry];
             }
         }
+    }
+
+    /// How far `pos` is from the endgame: `PHASE_FULL` with the start's pieces (or more)
+    /// on the board, 0 with none of them left but royals and pawns.
+    pub(crate) fn phase<const W: usize>(&self, pos: &Position<W>) -> i32 {
+        if self.phase_start == 0 {
+            return PHASE_FULL;
+        }
+        let left = weigh_phase(&self.phase_weight, pos);
+        (left * PHASE_FULL as i64 / self.phase_start).min(PHASE_FULL as i64) as i32
+    }
+
+    /// The endgame tables' part of a tapered evaluation: `shift` (what they add over the
+    /// middlegame ones, side to move less opponent) times the endgame's share of `phase`,
+    /// rounded towards 0.
+    pub(crate) fn endgame_share(&self, shift: i32, phase: i32) -> i32 {
+        shift * (PHASE_FULL - phase) / PHASE_FULL
     }
 
     /// The mop-up bonus of `strong` when the opponent has only royal pieces left and
@@ -602,6 +677,15 @@ struct View<const W: usize> {
     occ: Bitboard<W>,
     own: Bitboard<W>,
     theirs: Bitboard<W>,
+}
+
+/// What the pieces of `pos` weigh in the phase (`Eval::phase_weight`).
+fn weigh_phase<const W: usize>(weight: &[i32], pos: &Position<W>) -> i64 {
+    weight
+        .iter()
+        .zip(&pos.by_piece)
+        .map(|(&w, pieces)| w as i64 * pieces.count() as i64)
+        .sum()
 }
 
 /// Whether `game` has pawns, so that its pawn structure can be weighed (`pawns.rs`).

@@ -38,6 +38,32 @@ pub struct PieceParams {
     pub slides: bool,
     /// Whether it has leaps or steps (a fact too).
     pub leaper: bool,
+    /// The value and the three positional weights above as they are once most pieces
+    /// are gone (`eval::Phase`); the same numbers as above unless tuned apart.
+    pub endgame: Endgame,
+}
+
+/// The numbers of a piece type that count differently as the board empties: blended
+/// with the middlegame ones (`PieceParams::value`, `centre`, `advance`, `promotion`) by
+/// the material left.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Endgame {
+    pub value: i32,
+    pub centre: f64,
+    pub advance: f64,
+    pub promotion: f64,
+}
+
+impl PieceParams {
+    /// The middlegame numbers, as an `Endgame` would hold them.
+    pub fn middlegame(&self) -> Endgame {
+        Endgame {
+            value: self.value,
+            centre: self.centre,
+            advance: self.advance,
+            promotion: self.promotion,
+        }
+    }
 }
 
 /// Every number of one game's evaluation.
@@ -133,11 +159,14 @@ impl Params {
                     .iter()
                     .chain(&tab.leap_capture)
                     .any(|b| !b.is_empty());
+                let centre = e.centre.unwrap_or(centre);
+                let advance = e.advance.unwrap_or(0.0);
+                let promotion = e.promotion.unwrap_or(gain as f64 * PROMOTION_SHARE);
                 PieceParams {
                     value,
-                    centre: e.centre.unwrap_or(centre),
-                    advance: e.advance.unwrap_or(0.0),
-                    promotion: e.promotion.unwrap_or(gain as f64 * PROMOTION_SHARE),
+                    centre,
+                    advance,
+                    promotion,
                     mobility: if slides {
                         e.mobility.unwrap_or(MOBILITY)
                     } else {
@@ -153,6 +182,14 @@ impl Params {
                     },
                     slides,
                     leaper,
+                    // Not tapered unless the section says so: each endgame number it
+                    // leaves out is the middlegame one.
+                    endgame: Endgame {
+                        value: e.value_eg.unwrap_or(value),
+                        centre: e.centre_eg.unwrap_or(centre),
+                        advance: e.advance_eg.unwrap_or(advance),
+                        promotion: e.promotion_eg.unwrap_or(promotion),
+                    },
                 }
             })
             .collect();
@@ -188,7 +225,8 @@ impl Params {
     /// Every number as one flat vector: `PER_PIECE` per piece type, then shelter, tempo,
     /// the `few_pieces` weights, then passed, doubled and isolated, then the royal danger
     /// percentage, then the five pawn-control weights (`CONTROL_TERMS`), then each piece
-    /// type's square table (the tuner's parameter vector).
+    /// type's square table, then each piece type's endgame numbers (`ENDGAME_TERMS`; the
+    /// tuner's parameter vector).
     pub fn to_vector(&self) -> Vec<f64> {
         let mut v = Vec::with_capacity(self.len());
         for p in &self.pieces {
@@ -211,6 +249,10 @@ impl Params {
         for p in &self.pieces {
             v.extend(&p.squares);
         }
+        for p in &self.pieces {
+            let e = &p.endgame;
+            v.extend([e.value as f64, e.centre, e.advance, e.promotion]);
+        }
         v
     }
 
@@ -226,6 +268,7 @@ impl Params {
             .enumerate()
             .map(|(t, old)| {
                 let b = &v[t * PER_PIECE..(t + 1) * PER_PIECE];
+                let e = &v[endgame_index(types, squares, t, 0)..][..ENDGAME_TERMS];
                 PieceParams {
                     value: int(b[VALUE]).max(0),
                     centre: b[CENTRE],
@@ -242,6 +285,12 @@ impl Params {
                     squares: v[square_index(types, squares, t, 0)..][..squares].to_vec(),
                     slides: old.slides,
                     leaper: old.leaper,
+                    endgame: Endgame {
+                        value: int(e[VALUE]).max(0),
+                        centre: e[CENTRE],
+                        advance: e[ADVANCE],
+                        promotion: e[PROMOTION],
+                    },
                 }
             })
             .collect();
@@ -282,7 +331,13 @@ impl Params {
 
     /// The length of the flat vector.
     pub fn len(&self) -> usize {
-        square_index(self.pieces.len(), self.squares(), self.pieces.len(), 0)
+        endgame_index(self.pieces.len(), self.squares(), self.pieces.len(), 0)
+    }
+
+    /// Whether some piece's endgame numbers differ from its middlegame ones (else the
+    /// evaluation has one phase).
+    pub fn tapered(&self) -> bool {
+        self.pieces.iter().any(|p| p.endgame != p.middlegame())
     }
 
     /// The board's number of squares (the length of each square table).
@@ -346,6 +401,16 @@ pub fn control_index(types: usize, term: usize) -> usize {
 /// its owner) in the flat vector of a game with `types` piece types and `squares` squares.
 pub fn square_index(types: usize, squares: usize, t: usize, own: usize) -> usize {
     control_index(types, CONTROL_TERMS) + t * squares + own
+}
+
+/// How many endgame numbers each piece type has, in the order of its first four
+/// (`VALUE`, `CENTRE`, `ADVANCE`, `PROMOTION`).
+pub const ENDGAME_TERMS: usize = 4;
+
+/// Index of endgame number `term` (`VALUE` ... `PROMOTION`) of piece type `t` in the flat
+/// vector, after every square table.
+pub fn endgame_index(types: usize, squares: usize, t: usize, term: usize) -> usize {
+    square_index(types, squares, types, 0) + t * ENDGAME_TERMS + term
 }
 
 /// What promoting gains piece type `t` at best, under `values` (0 if it cannot promote).

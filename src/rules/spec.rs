@@ -193,6 +193,13 @@ pub struct PieceEval {
     /// the centre and advance terms (Black's table is White's mirrored, or turned where the Black
     /// army is: `eval::own_squares`).
     pub squares: Option<Vec<i32>>,
+    /// The value, centre, advance and promotion weights once most pieces are gone: the
+    /// evaluation blends them with the four above by the material left (`eval::Phase`).
+    /// Each missing one is the same as its middlegame number.
+    pub value_eg: Option<i32>,
+    pub centre_eg: Option<f64>,
+    pub advance_eg: Option<f64>,
+    pub promotion_eg: Option<f64>,
 }
 
 /// A variant's `[variant.eval]` section: tuned evaluation parameters. Empty when the
@@ -601,6 +608,10 @@ struct RawPieceEval {
     leaps: Option<i64>,
     attack: Option<i64>,
     squares: Option<Vec<i64>>,
+    value_eg: Option<i64>,
+    centre_eg: Option<f64>,
+    advance_eg: Option<f64>,
+    promotion_eg: Option<f64>,
 }
 
 /// The most piece types a game under the `little-great` hook may have.
@@ -1041,6 +1052,22 @@ fn check_eval(
                         .map(|&v| int(&key("squares"), v, -max, max))
                         .collect()
                 })
+                .transpose()?,
+            value_eg: entry
+                .value_eg
+                .map(|v| int(&key("value_eg"), v, 0, EVAL_VALUE_MAX))
+                .transpose()?,
+            centre_eg: entry
+                .centre_eg
+                .map(|v| real(&key("centre_eg"), v))
+                .transpose()?,
+            advance_eg: entry
+                .advance_eg
+                .map(|v| real(&key("advance_eg"), v))
+                .transpose()?,
+            promotion_eg: entry
+                .promotion_eg
+                .map(|v| real(&key("promotion_eg"), v))
                 .transpose()?,
         };
         // An option that replaced the piece made it another piece than the one tuned.

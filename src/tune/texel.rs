@@ -21,9 +21,9 @@ use crate::eval::Eval;
 use crate::eval::features::Features;
 use crate::eval::has_pawns;
 use crate::eval::params::{
-    CONTROL_TERMS, DOUBLED, HALF_OPEN_FILE, ISOLATED, OPEN_FILE, PASSED, PAWN_TERMS, PAWN_THREAT,
-    PER_PIECE, Params, SPACE, UNSAFE_REACH, VALUE, control_index, danger_index, few_pieces_index,
-    pawn_index, shelter_index, square_index, tempo_index,
+    CONTROL_TERMS, DOUBLED, ENDGAME_TERMS, HALF_OPEN_FILE, ISOLATED, OPEN_FILE, PASSED, PAWN_TERMS,
+    PAWN_THREAT, PER_PIECE, Params, SPACE, UNSAFE_REACH, VALUE, control_index, danger_index,
+    endgame_index, few_pieces_index, pawn_index, shelter_index, square_index, tempo_index,
 };
 use crate::rules::Game;
 use crate::rules::spec::{BareKing, FEW_PIECES, ROYAL_DANGER_MAX};
@@ -79,6 +79,12 @@ pub struct TuneArgs {
     /// a term that is 0 and stays 0 costs the evaluation nothing.
     #[arg(long, value_delimiter = ',', value_name = "TERM,...")]
     pub keep: Vec<String>,
+    /// Fit each piece's value, centre, advance and promotion weights twice, for the
+    /// middlegame and for the endgame (`value_eg`, `centre_eg`, `advance_eg`,
+    /// `promotion_eg`), blended by the material left. Without it a game whose section
+    /// is not tapered stays so: each pair is fitted as one number.
+    #[arg(long, conflicts_with = "values_only")]
+    pub tapered: bool,
 }
 
 /// Why tuning could not be done.
@@ -147,7 +153,13 @@ pub fn run(any: &AnyGame, args: &TuneArgs) -> Result<(), String> {
     crate::with_width!(any, g => {
         let start = if args.from_derived { Params::derived(g) } else { Params::of(g) };
         let started = Instant::now();
-        let samples = read_samples(g, &start, &args.data).map_err(|e| e.to_string())?;
+        let tapered = args.tapered || start.tapered();
+        let mut samples = read_samples(g, &start, &args.data).map_err(|e| e.to_string())?;
+        if !tapered {
+            for s in &mut samples {
+                fold_endgame(&start, &mut s.features);
+            }
+        }
         let (train, valid): (Vec<&Sample>, Vec<&Sample>) = {
             let (mut t, mut v) = (Vec::new(), Vec::new());
             let block = (samples.len() / 50).clamp(1, HELD_OUT_BLOCK);
@@ -165,11 +177,15 @@ pub fn run(any: &AnyGame, args: &TuneArgs) -> Result<(), String> {
             rate: args.rate,
             result_weight: args.result_weight,
             l2: args.l2,
-            frozen: keep(g, frozen(g, &start, Fitted::of(args)), &args.keep),
+            frozen: keep(g, frozen(g, &start, Fitted::of(args), tapered), &args.keep),
             pull: pull(&start, args.squares_pull),
             bounds: bounds(g, &start),
         };
-        let fit = fit(&train, &valid, &start.to_vector(), &settings);
+        let mut fit = fit(&train, &valid, &start.to_vector(), &settings);
+        if !tapered {
+            // Each middlegame number was fitted for both phases.
+            copy_middlegame_to_endgame(&start, &mut fit.params);
+        }
         let tuned = start.from_vector(&fit.params);
         // The printed numbers are whole centipawns: their error is the one reported.
         let rounded = tuned.to_vector();
@@ -214,6 +230,41 @@ fn sample<const W: usize>(game: &Game<W>, eval: &Eval, line: data::Line<W>) -> S
     }
 }
 
+/// `features` with each endgame coefficient added to its middlegame one: the
+/// evaluation of an untapered fit, where the two numbers are one.
+fn fold_endgame(params: &Params, features: &mut Features) {
+    let (types, squares) = (params.pieces.len(), params.squares());
+    let first = endgame_index(types, squares, 0, 0);
+    for (i, _) in &mut features.terms {
+        let at = *i as usize;
+        if at >= first {
+            let (t, term) = ((at - first) / ENDGAME_TERMS, (at - first) % ENDGAME_TERMS);
+            *i = (t * PER_PIECE + term) as u32;
+        }
+    }
+}
+
+/// Each piece's endgame numbers set to its middlegame ones in the flat vector `v`.
+fn copy_middlegame_to_endgame(params: &Params, v: &mut [f64]) {
+    let (types, squares) = (params.pieces.len(), params.squares());
+    for t in 0..types {
+        for term in 0..ENDGAME_TERMS {
+            v[endgame_index(types, squares, t, term)] = v[t * PER_PIECE + term];
+        }
+    }
+}
+
+/// Whether parameter `i` is one of the endgame numbers.
+fn is_endgame(params: &Params, i: usize) -> bool {
+    i >= endgame_index(params.pieces.len(), params.squares(), 0, 0)
+}
+
+/// Whether parameter `i` is a piece's endgame value.
+fn is_endgame_value(params: &Params, i: usize) -> bool {
+    let first = endgame_index(params.pieces.len(), params.squares(), 0, 0);
+    i >= first && (i - first) % ENDGAME_TERMS == VALUE
+}
+
 /// The parameters the fit leaves alone: the values of royal pieces (a side's one King
 /// cancels the other's, so the data says nothing of it, except in the rare positions
 /// where a second royal (Sho's Crown Prince) appears, and there the value of a second
@@ -221,11 +272,18 @@ fn sample<const W: usize>(game: &Game<W>, eval: &Eval, line: data::Line<W>) -> S
 /// Prince at half a Drunk Elephant), the `few_pieces` weights of a game in which a
 /// bared side plays on (the definition may not set them there), the pawn structure of a
 /// game without pawns; the square tables unless asked for; with `values_only`,
-/// everything but the values of the pieces.
-fn frozen<const W: usize>(game: &Game<W>, params: &Params, fitted: Fitted) -> Vec<bool> {
+/// everything but the values of the pieces; the endgame numbers unless the fit is
+/// `tapered` (then they are fitted as their middlegame numbers are).
+fn frozen<const W: usize>(
+    game: &Game<W>,
+    params: &Params,
+    fitted: Fitted,
+    tapered: bool,
+) -> Vec<bool> {
     let mut frozen: Vec<bool> = (0..params.len())
         .map(|i| match fitted {
-            Fitted::Values => !is_value(params, i),
+            _ if is_endgame(params, i) && !tapered => true,
+            Fitted::Values => !(is_value(params, i) || is_endgame_value(params, i)),
             Fitted::Weights => is_square(params, i),
             Fitted::Squares => false,
         })
@@ -233,6 +291,7 @@ fn frozen<const W: usize>(game: &Game<W>, params: &Params, fitted: Fitted) -> Ve
     for t in 0..game.types {
         if game.is_royal[piece_index(t, WHITE)] {
             frozen[t * PER_PIECE + VALUE] = true;
+            frozen[endgame_index(game.types, params.squares(), t, VALUE)] = true;
         }
     }
     if game.spec.bare_king == BareKing::Play {
@@ -252,7 +311,7 @@ fn frozen<const W: usize>(game: &Game<W>, params: &Params, fitted: Fitted) -> Ve
 }
 
 /// The names `--keep` knows: first the per-piece terms, in their order in a piece's block.
-const TERMS: [&str; 19] = [
+const TERMS: [&str; 23] = [
     "value",
     "centre",
     "advance",
@@ -272,6 +331,10 @@ const TERMS: [&str; 19] = [
     "open_file",
     "half_open_file",
     "space",
+    "value_eg",
+    "centre_eg",
+    "advance_eg",
+    "promotion_eg",
 ];
 
 /// `frozen` with the terms named in `kept` frozen too (names checked against `TERMS`).
@@ -293,6 +356,16 @@ fn keep<const W: usize>(game: &Game<W>, mut frozen: Vec<bool>, kept: &[String]) 
             "open_file" => vec![control_index(types, OPEN_FILE)],
             "half_open_file" => vec![control_index(types, HALF_OPEN_FILE)],
             "space" => vec![control_index(types, SPACE)],
+            eg if eg.ends_with("_eg") => {
+                let term = TERMS
+                    .iter()
+                    .position(|&t| eg.starts_with(t))
+                    .expect("a known term");
+                let squares = game.squares;
+                (0..types)
+                    .map(|t| endgame_index(types, squares, t, term))
+                    .collect()
+            }
             term => {
                 let offset = TERMS.iter().position(|&t| t == term).expect("a known term");
                 (0..types).map(|t| t * PER_PIECE + offset).collect()
@@ -336,14 +409,17 @@ impl Fitted {
 /// everything else free.
 fn bounds<const W: usize>(game: &Game<W>, params: &Params) -> Vec<(f64, f64)> {
     let mut bounds = vec![(f64::NEG_INFINITY, f64::INFINITY); params.len()];
-    for t in 0..params.pieces.len() {
+    let (types, squares) = (params.pieces.len(), params.squares());
+    for t in 0..types {
         bounds[t * PER_PIECE].0 = 0.0;
+        bounds[endgame_index(types, squares, t, VALUE)].0 = 0.0;
     }
     for n in 1..=params.few_pieces.len() {
         bounds[few_pieces_index(game.types, n)].1 = 0.0;
     }
     bounds[danger_index(game.types)] = (0.0, ROYAL_DANGER_MAX as f64);
-    for b in &mut bounds[square_index(game.types, params.squares(), 0, 0)..] {
+    let tables = square_index(types, squares, 0, 0)..endgame_index(types, squares, 0, 0);
+    for b in &mut bounds[tables] {
         *b = (-SQUARE_MAX, SQUARE_MAX);
     }
     bounds
@@ -364,7 +440,7 @@ fn pull(params: &Params, squares_pull: f64) -> Vec<f64> {
     let danger = danger_index(params.pieces.len());
     (0..params.len())
         .map(|i| {
-            if is_value(params, i) || i == danger {
+            if is_value(params, i) || is_endgame_value(params, i) || i == danger {
                 WEAK_PULL
             } else if is_square(params, i) {
                 squares_pull
@@ -377,7 +453,7 @@ fn pull(params: &Params, squares_pull: f64) -> Vec<f64> {
 
 /// Whether parameter `i` is an entry of a square table.
 fn is_square(params: &Params, i: usize) -> bool {
-    i >= square_index(params.pieces.len(), params.squares(), 0, 0)
+    i >= square_index(params.pieces.len(), params.squares(), 0, 0) && !is_endgame(params, i)
 }
 
 /// Whether parameter `i` is a piece's value.
@@ -557,6 +633,16 @@ pub fn section_text<const W: usize>(game: &Game<W>, params: &Params) -> String {
             fields += &format!(", leaps = {}", p.leaps);
         }
         fields += &format!(", attack = {}", p.attack);
+        let e = &p.endgame;
+        if p.endgame != p.middlegame() {
+            fields += &format!(
+                ", value_eg = {}, centre_eg = {}, advance_eg = {}, promotion_eg = {}",
+                e.value,
+                whole(e.centre),
+                whole(e.advance),
+                whole(e.promotion)
+            );
+        }
         if p.squares.iter().any(|&x| x.round() != 0.0) {
             fields += &format!(", squares = [\n{}    ]", square_table(game, &p.squares));
         }
@@ -641,25 +727,44 @@ mod tests {
         let any = AnyGame::builtin("courier").unwrap();
         crate::with_width!(&any, g => {
             let params = Params::of(g);
-            let values_only = frozen(g, &params, Fitted::Values);
+            let values_only = frozen(g, &params, Fitted::Values, false);
             for (i, &f) in values_only.iter().enumerate() {
                 let free_value = i < g.types * PER_PIECE
                     && i % PER_PIECE == VALUE
                     && !g.is_royal[piece_index(i / PER_PIECE, WHITE)];
                 assert_eq!(f, !free_value, "parameter {i}");
             }
+            // Tapered, each non-royal piece's endgame value is free as well.
+            let tapered = frozen(g, &params, Fitted::Values, true);
+            let endgame = endgame_index(g.types, g.squares, 0, 0);
+            for (i, &f) in tapered.iter().enumerate() {
+                let free_value = if i < endgame {
+                    i < g.types * PER_PIECE && i % PER_PIECE == VALUE
+                } else {
+                    (i - endgame) % ENDGAME_TERMS == VALUE
+                };
+                let royal = if i < endgame {
+                    i < g.types * PER_PIECE && g.is_royal[piece_index(i / PER_PIECE, WHITE)]
+                } else {
+                    g.is_royal[piece_index((i - endgame) / ENDGAME_TERMS, WHITE)]
+                };
+                assert_eq!(f, !free_value || royal, "parameter {i}");
+            }
             // Without it the positional weights are free too, the square tables only
             // when asked for.
             let tables = square_index(g.types, g.squares, 0, 0);
             let free = |fitted| -> Vec<usize> {
-                let f = frozen(g, &params, fitted);
+                let f = frozen(g, &params, fitted, false);
                 (0..f.len()).filter(|&i| !f[i]).collect()
             };
             let weights = free(Fitted::Weights);
             assert!(weights.len() > tables / 2 && weights.iter().all(|&i| i < tables));
             let squares = free(Fitted::Squares);
             assert_eq!(squares.len(), weights.len() + g.types * g.squares);
-            assert_eq!(params.len(), tables + g.types * g.squares);
+            assert_eq!(
+                params.len(),
+                tables + g.types * g.squares + g.types * ENDGAME_TERMS
+            );
         });
     }
 
@@ -668,7 +773,7 @@ mod tests {
         let any = AnyGame::builtin("courier").unwrap();
         crate::with_width!(&any, g => {
             let params = Params::of(g);
-            let free = frozen(g, &params, Fitted::Weights);
+            let free = frozen(g, &params, Fitted::Weights, false);
             let kept = ["leaps", "royal_danger", "passed"].map(String::from);
             let frozen = keep(g, free.clone(), &kept);
             for (i, (&before, &after)) in free.iter().zip(&frozen).enumerate() {
@@ -721,6 +826,60 @@ mod tests {
                     let (pos, pos2) = (Position::from_fen(g, fen).unwrap(),
                                        Position::from_fen(g2, fen).unwrap());
                     assert_eq!(e.evaluate(g2, &pos2), after.evaluate(g, &pos), "{fen}");
+                }
+            });
+        });
+    }
+
+    #[test]
+    fn endgame_numbers_count_as_the_board_empties_and_are_written_and_read_back() {
+        // Courier's Rook given an endgame value 300 cp above its middlegame one: with the
+        // start's pieces on the board it counts as before, with no piece but royals and
+        // pawns its full endgame value, and in between by the material left.
+        let any = AnyGame::builtin("courier").unwrap();
+        crate::with_width!(&any, g => {
+            let mut params = Params::of(g);
+            let rook = g.spec.pieces.iter().position(|p| p.letter == "r").unwrap();
+            params.pieces[rook].endgame.value += 300;
+            assert!(params.tapered() && !Params::of(g).tapered());
+            let (before, after) = (Eval::new(g), Eval::with_params(g, &params));
+            let start = Position::from_fen(g, &g.spec.start).unwrap();
+            assert_eq!(after.evaluate(g, &start), before.evaluate(g, &start));
+            let full = crate::eval::PHASE_FULL;
+            // Kings and pawns only: the endgame.
+            let pawns = Position::from_fen(g, "k11/p11/12/12/12/12/P11/11K w - - 0 1").unwrap();
+            assert_eq!(after.phase(&pawns), 0);
+            // One White Rook besides the Kings: nearly all of the endgame's 300 (the Rook
+            // is material of the phase too).
+            let lone = Position::from_fen(g, "k11/12/12/12/12/12/12/1R8K1 w - - 0 1").unwrap();
+            let phase = after.phase(&lone);
+            assert!(0 < phase && phase < full / 8, "{phase}");
+            let gain = after.evaluate(g, &lone) - before.evaluate(g, &lone);
+            assert_eq!(gain, 300 * (full - phase) / full);
+            // The start without White's two Rooks: Black's two Rooks gain their endgame
+            // share, White has none.
+            let fewer = "rnebmk1wbenr/1ppppp1pppp1/6f5/p5p4p/P5P4P/6F5/1PPPPP1PPPP1/1NEBMK1WBEN1 w - - 0 1";
+            let pos = Position::from_fen(g, fewer).unwrap();
+            let phase = after.phase(&pos);
+            assert!(full / 2 < phase && phase < full, "{phase}");
+            let gain = after.evaluate(g, &pos) - before.evaluate(g, &pos);
+            assert_eq!(gain, -(2 * 300 * (full - phase) / full));
+            // The section writes the endgame numbers, and a definition reads them back.
+            let text = section_text(g, &params);
+            assert!(text.contains("value_eg = "), "{text}");
+            let toml = format!("[[variant]]\nname = \"c2\"\ninherits = \"courier\"\n{text}");
+            let specs = crate::rules::spec::parse_definitions_over(
+                &toml,
+                crate::variants::BUILTIN_DEFINITIONS,
+            )
+            .unwrap();
+            let read = AnyGame::new(&specs[0]).unwrap();
+            crate::with_width!(&read, g2 => {
+                let e = Eval::new(g2);
+                for p in [&start, &pawns, &lone, &pos] {
+                    let fen = p.to_fen(g);
+                    let p2 = Position::from_fen(g2, &fen).unwrap();
+                    assert_eq!(e.evaluate(g2, &p2), after.evaluate(g, p), "{fen}");
                 }
             });
         });
