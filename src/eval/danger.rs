@@ -30,7 +30,7 @@ impl Danger {
     /// Counts piece `pc` on `sq` (seeing `occ`, moving within `limit`) if it attacks
     /// some square of `zone`, by its leaps, steps and slides. Lame and multi-leg moves
     /// are left out: they are rare, and their paths cost a walk each.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn add<const W: usize>(
         &mut self,
         game: &Game<W>,
@@ -40,8 +40,26 @@ impl Danger {
         limit: Bitboard<W>,
         zone: Bitboard<W>,
     ) {
-        let tab = &game.tables[pc];
         let zone = zone & limit;
+        // Most pieces stand where no move of theirs could reach the zone: one mask,
+        // checked where the evaluation loops over the pieces.
+        if !(game.tables[pc].plain_reach[sq] & zone).is_empty() {
+            self.add_reaching(game, pc, sq, occ, zone);
+        }
+    }
+
+    /// `add` for a piece that could reach `zone` on an empty board: what it reaches
+    /// through `occ`.
+    #[inline(never)]
+    fn add_reaching<const W: usize>(
+        &mut self,
+        game: &Game<W>,
+        pc: usize,
+        sq: usize,
+        occ: Bitboard<W>,
+        zone: Bitboard<W>,
+    ) {
+        let tab = &game.tables[pc];
         let mut hit = tab.leap_capture[sq] & zone;
         for s in tab.slides.iter().filter(|s| s.mode != Mode::Move) {
             // Most rays miss the zone: only those that meet it are followed.

@@ -105,6 +105,10 @@ pub struct PieceTables<const W: usize> {
     /// Per square: every square the lame, two-leg and multi-leg moves from it could
     /// capture on, on an empty board (attack detection skips a piece that cannot reach).
     pub complex_reach: Vec<Bitboard<W>>,
+    /// Per square: every square its leaps and capturing slides could take on, on an
+    /// empty board (the evaluation's attack on a royal skips a piece that cannot reach
+    /// the royal's zone).
+    pub plain_reach: Vec<Bitboard<W>>,
     pub has_specials: bool,
     pub has_two_legs: bool,
     pub has_routes: bool,
@@ -274,6 +278,7 @@ impl<const W: usize> Game<W> {
         }
         g.build_attack_tables();
         g.compile_complex_reach();
+        g.compile_plain_reach();
         g.compile_last_ranks();
         g.rules = Rules::of(&g);
         g.multi_action = spec.actions_per_turn > 1 || g.rules.turns;
@@ -418,6 +423,7 @@ impl<const W: usize> Game<W> {
             two_legs: vec![Vec::new(); n],
             routes: vec![Vec::new(); n],
             complex_reach: Vec::new(),
+            plain_reach: Vec::new(),
             has_specials: false,
             has_two_legs: false,
             has_routes: false,
@@ -569,6 +575,28 @@ impl<const W: usize> Game<W> {
             .collect();
         for (tab, reach) in self.tables.iter_mut().zip(reach) {
             tab.complex_reach = reach;
+        }
+    }
+
+    /// Fills every piece's `plain_reach`: the squares its leaps and capturing slides
+    /// could take on from each square, whatever stands on the way.
+    fn compile_plain_reach(&mut self) {
+        let reach: Vec<Vec<Bitboard<W>>> = self
+            .tables
+            .iter()
+            .map(|tab| {
+                (0..self.squares)
+                    .map(|from| {
+                        let slides = tab.slides.iter().filter(|s| s.mode.can_capture());
+                        slides.fold(tab.leap_capture[from], |b, s| {
+                            b | self.slide_targets(s, from, Bitboard::EMPTY)
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+        for (tab, reach) in self.tables.iter_mut().zip(reach) {
+            tab.plain_reach = reach;
         }
     }
 
