@@ -82,8 +82,9 @@ pub struct TuneArgs {
     /// Fit each piece's value, centre, advance and promotion weights twice, for the
     /// middlegame and for the endgame (`value_eg`, `centre_eg`, `advance_eg`,
     /// `promotion_eg`), blended by the material left. Without it a game whose section
-    /// is not tapered stays so: each pair is fitted as one number.
-    #[arg(long, conflicts_with = "values_only")]
+    /// is not tapered stays so: each pair is fitted as one number. With `--values-only`,
+    /// the values of both phases.
+    #[arg(long)]
     pub tapered: bool,
 }
 
