@@ -277,8 +277,7 @@ impl<const W: usize> Game<W> {
             ));
         }
         g.build_attack_tables();
-        g.compile_complex_reach();
-        g.compile_plain_reach();
+        g.compile_reach();
         g.compile_last_ranks();
         g.rules = Rules::of(&g);
         g.multi_action = spec.actions_per_turn > 1 || g.rules.turns;
@@ -542,62 +541,58 @@ impl<const W: usize> Game<W> {
         Ok(tab)
     }
 
-    /// Fills every piece's `complex_reach`: the squares its lame, two-leg and multi-leg
-    /// moves could capture on from each square, whatever stands on the way.
-    fn compile_complex_reach(&mut self) {
-        let reach: Vec<Vec<Bitboard<W>>> = self
+    /// Fills every piece's `complex_reach` and `plain_reach`, square by square.
+    fn compile_reach(&mut self) {
+        let reach: Vec<(Vec<Bitboard<W>>, Vec<Bitboard<W>>)> = self
             .tables
             .iter()
             .map(|tab| {
                 (0..self.squares)
                     .map(|from| {
-                        let mut b = Bitboard::EMPTY;
-                        for s in tab.specials[from].iter().filter(|s| s.mode.can_capture()) {
-                            b.set(s.to as usize);
-                        }
-                        for l in &tab.two_legs[from] {
-                            b.set(l.via as usize);
-                            if l.second.mode.can_capture() {
-                                b |= self.slide_targets(&l.second, l.via as usize, Bitboard::EMPTY);
-                            }
-                        }
-                        for r in &tab.routes[from] {
-                            b |= r.captures;
-                            if r.last.mode.can_capture() {
-                                let at = r.last_from as usize;
-                                b |= self.slide_targets(&r.last, at, Bitboard::EMPTY);
-                            }
-                        }
-                        b
+                        (
+                            self.complex_reach_from(tab, from),
+                            self.plain_reach_from(tab, from),
+                        )
                     })
-                    .collect()
+                    .unzip()
             })
             .collect();
-        for (tab, reach) in self.tables.iter_mut().zip(reach) {
-            tab.complex_reach = reach;
+        for (tab, (complex, plain)) in self.tables.iter_mut().zip(reach) {
+            tab.complex_reach = complex;
+            tab.plain_reach = plain;
         }
     }
 
-    /// Fills every piece's `plain_reach`: the squares its leaps and capturing slides
-    /// could take on from each square, whatever stands on the way.
-    fn compile_plain_reach(&mut self) {
-        let reach: Vec<Vec<Bitboard<W>>> = self
-            .tables
-            .iter()
-            .map(|tab| {
-                (0..self.squares)
-                    .map(|from| {
-                        let slides = tab.slides.iter().filter(|s| s.mode.can_capture());
-                        slides.fold(tab.leap_capture[from], |b, s| {
-                            b | self.slide_targets(s, from, Bitboard::EMPTY)
-                        })
-                    })
-                    .collect()
-            })
-            .collect();
-        for (tab, reach) in self.tables.iter_mut().zip(reach) {
-            tab.plain_reach = reach;
+    /// The squares the lame, two-leg and multi-leg moves of `tab` could capture on from
+    /// `from`, whatever stands on the way.
+    fn complex_reach_from(&self, tab: &PieceTables<W>, from: usize) -> Bitboard<W> {
+        let mut b = Bitboard::EMPTY;
+        for s in tab.specials[from].iter().filter(|s| s.mode.can_capture()) {
+            b.set(s.to as usize);
         }
+        for l in &tab.two_legs[from] {
+            b.set(l.via as usize);
+            if l.second.mode.can_capture() {
+                b |= self.slide_targets(&l.second, l.via as usize, Bitboard::EMPTY);
+            }
+        }
+        for r in &tab.routes[from] {
+            b |= r.captures;
+            if r.last.mode.can_capture() {
+                let at = r.last_from as usize;
+                b |= self.slide_targets(&r.last, at, Bitboard::EMPTY);
+            }
+        }
+        b
+    }
+
+    /// The squares the leaps and capturing slides of `tab` could take on from `from`,
+    /// whatever stands on the way.
+    fn plain_reach_from(&self, tab: &PieceTables<W>, from: usize) -> Bitboard<W> {
+        let slides = tab.slides.iter().filter(|s| s.mode.can_capture());
+        slides.fold(tab.leap_capture[from], |b, s| {
+            b | self.slide_targets(s, from, Bitboard::EMPTY)
+        })
     }
 
     /// Whether a piece of type `t` and colour `color` on `sq` may make its `i` moves: on

@@ -789,6 +789,15 @@ mod tests {
         });
     }
 
+    /// A child of Courier with the written section `text`, as a definition file reads it.
+    fn courier_with_section(text: &str) -> AnyGame {
+        let toml = format!("[[variant]]\nname = \"c2\"\ninherits = \"courier\"\n{text}");
+        let specs =
+            crate::rules::spec::parse_definitions_over(&toml, crate::variants::BUILTIN_DEFINITIONS)
+                .unwrap();
+        AnyGame::new(&specs[0]).unwrap()
+    }
+
     #[test]
     fn a_square_table_counts_for_both_owners_and_is_written_and_read_back() {
         // Courier: Black's army is White's mirrored across the middle rank; a table is
@@ -814,13 +823,7 @@ mod tests {
             }
             let text = section_text(g, &params);
             assert!(text.contains("squares = [\n"), "{text}");
-            let toml = format!("[[variant]]\nname = \"c2\"\ninherits = \"courier\"\n{text}");
-            let specs = crate::rules::spec::parse_definitions_over(
-                &toml,
-                crate::variants::BUILTIN_DEFINITIONS,
-            )
-            .unwrap();
-            let read = AnyGame::new(&specs[0]).unwrap();
+            let read = courier_with_section(&text);
             crate::with_width!(&read, g2 => {
                 let e = Eval::new(g2);
                 for (fen, _) in fens {
@@ -868,13 +871,7 @@ mod tests {
             // The section writes the endgame numbers, and a definition reads them back.
             let text = section_text(g, &params);
             assert!(text.contains("value_eg = "), "{text}");
-            let toml = format!("[[variant]]\nname = \"c2\"\ninherits = \"courier\"\n{text}");
-            let specs = crate::rules::spec::parse_definitions_over(
-                &toml,
-                crate::variants::BUILTIN_DEFINITIONS,
-            )
-            .unwrap();
-            let read = AnyGame::new(&specs[0]).unwrap();
+            let read = courier_with_section(&text);
             crate::with_width!(&read, g2 => {
                 let e = Eval::new(g2);
                 for p in [&start, &pawns, &lone, &pos] {
