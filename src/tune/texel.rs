@@ -806,9 +806,10 @@ mod tests {
         crate::with_width!(&any, g => {
             let mut params = Params::of(g);
             let rook = g.spec.pieces.iter().position(|p| p.letter == "r").unwrap();
-            // b1, the owner's second square, and h7, on its seventh rank.
-            params.pieces[rook].squares[1] = 37.0;
-            params.pieces[rook].squares[6 * 12 + 7] = -12.0;
+            // b1, the owner's second square, and h7, on its seventh rank (added to what
+            // Courier's section has there).
+            params.pieces[rook].squares[1] += 37.0;
+            params.pieces[rook].squares[6 * 12 + 7] -= 12.0;
             let (before, after) = (Eval::new(g), Eval::with_params(g, &params));
             let fens = [
                 ("k11/12/12/12/12/12/12/1R8K1 w - - 0 1", 37),
