@@ -12,6 +12,7 @@
 //! `FEN <tab> result <tab> score`, the result (1, 0.5, 0) and the searched score (cp)
 //! both from White's view.
 
+use crate::arena::pgn::{parse_pgn, replay};
 use crate::core::{Move, WHITE};
 use crate::eval::Eval;
 use crate::rules::{Game, MoveList, Position};
@@ -36,8 +37,13 @@ pub struct DatagenArgs {
     #[command(flatten)]
     pub game: crate::cli_search::GameArgs,
     /// Games to start (a game dropped for a lopsided opening counts).
-    #[arg(long)]
-    pub games: usize,
+    #[arg(long, required_unless_present = "pgn")]
+    pub games: Option<usize>,
+    /// Play no game: write the quiet positions of the finished games of this PGN file
+    /// (as `kirin match -pgnout` writes them) instead, each scored by kirin's static
+    /// evaluation, for `kirin label` to score anew (docs/tuning.md).
+    #[arg(long, conflicts_with_all = ["games", "time", "threads"])]
+    pub pgn: Option<std::path::PathBuf>,
     /// Nodes searched per move.
     #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
@@ -124,13 +130,31 @@ const ADJUDICATE_PLIES: usize = 8;
 /// `kirin datagen`.
 pub fn run(game: &AnyGame, args: &DatagenArgs) -> Result<(), String> {
     let config = Config::of(args)?;
-    let out: Box<dyn Write + Send> = match &args.out {
+    let mut out: Box<dyn Write + Send> = match &args.out {
         Some(path) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(path)
                 .map_err(|e| format!("cannot create {}: {e}", path.display()))?,
         )),
         None => Box::new(std::io::stdout()),
     };
+    if let Some(path) = &args.pgn {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let lines = crate::with_width!(game, g => {
+            let start = crate::cli_search::setup(g, None, None, None)?;
+            pgn_positions(g, &start, &text, args.skip)
+        })?;
+        out.write_all(lines.concat().as_bytes())
+            .and_then(|()| out.flush())
+            .map_err(|e| format!("cannot write: {e}"))?;
+        eprintln!(
+            "kirin: datagen: {} positions of {}",
+            lines.len(),
+            path.display()
+        );
+        return Ok(());
+    }
+    let games = args.games.unwrap_or(0);
     let out = Mutex::new(out);
     let started = Instant::now();
     let next = AtomicUsize::new(0);
@@ -152,7 +176,7 @@ pub fn run(game: &AnyGame, args: &DatagenArgs) -> Result<(), String> {
                         let out_of_time = args
                             .time
                             .is_some_and(|t| started.elapsed().as_secs() >= t);
-                        if i >= args.games
+                        if i >= games
                             || out_of_time
                             || failure.lock().expect("unpoisoned").is_some()
                         {
@@ -287,6 +311,45 @@ pub fn play_game<const W: usize>(
     Some(GameSamples { samples, result })
 }
 
+/// The quiet positions (as `play_game` writes them: past the first `skip` turns, not in
+/// check, the turn played from them neither capturing nor promoting) of the finished
+/// games of a PGN text, one datagen line each, scored by the static evaluation.
+pub fn pgn_positions<const W: usize>(
+    game: &Game<W>,
+    start: &Position<W>,
+    text: &str,
+    skip: usize,
+) -> Result<Vec<String>, String> {
+    let eval = Eval::new(game);
+    let start_fen = start.to_fen(game);
+    let mut lines = Vec::new();
+    for pgn in parse_pgn(text).map_err(|e| e.to_string())? {
+        let token = if pgn.result.is_empty() {
+            pgn.tag("Result").unwrap_or("*")
+        } else {
+            pgn.result.as_str()
+        };
+        let result = match token {
+            "1-0" => 1.0,
+            "0-1" => 0.0,
+            "1/2-1/2" => 0.5,
+            _ => continue,
+        };
+        let (mut pos, turns) = replay(game, &pgn, &start_fen).map_err(|e| e.to_string())?;
+        for (i, turn) in turns.iter().enumerate() {
+            if i >= skip && !game.in_check(&pos) && is_quiet(game, &pos, turn) {
+                let score = eval.evaluate(game, &pos);
+                let white = if pos.side == WHITE { score } else { -score };
+                lines.push(format!("{}\t{result}\t{white}\n", pos.to_fen(game)));
+            }
+            for &m in turn {
+                pos.make(game, m);
+            }
+        }
+    }
+    Ok(lines)
+}
+
 /// A game's result from White's view, from the verdict for the side to move.
 fn white_result(verdict: crate::rules::spec::Verdict, white_to_move: bool) -> f64 {
     use crate::rules::spec::Verdict;
@@ -348,6 +411,23 @@ mod tests {
             max_turns: 40,
             no_progress: 200,
         }
+    }
+
+    #[test]
+    fn a_pgn_gives_its_quiet_positions_with_the_result() {
+        let any = AnyGame::builtin("courier").unwrap();
+        crate::with_width!(&any, g => {
+            let start = Position::from_fen(g, &g.spec.start).unwrap();
+            let text = "[Event \"?\"]\n[Result \"1-0\"]\n\n1. Rl3 El6 2. Kg2 Ej8 1-0\n\n\
+                        [Event \"?\"]\n[Result \"*\"]\n\n1. Rl3 *\n";
+            let lines = pgn_positions(g, &start, text, 1).unwrap();
+            // The unfinished game gives nothing; the first turn is skipped.
+            assert_eq!(lines.len(), 3, "{lines:?}");
+            let first = Position::from_fen(g, lines[0].split('\t').next().unwrap()).unwrap();
+            assert_eq!(first.side, crate::core::BLACK);
+            assert!(lines.iter().all(|l| l.split('\t').nth(1) == Some("1")), "{lines:?}");
+            assert!(pgn_positions(g, &start, "1. Zz9 1-0", 0).is_err());
+        });
     }
 
     #[test]
