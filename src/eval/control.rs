@@ -20,7 +20,6 @@
 //! its difference in space alone. The five weights are 0 unless a game's `[variant.eval]` section sets
 //! them (`kirin tune` fits them), and the evaluation then skips all of it.
 
-use super::pawns::Pawns;
 use crate::core::geometry::Geometry;
 use crate::core::{Bitboard, Color, WHITE, color_of_piece};
 use crate::rules::game::Game;
@@ -54,14 +53,16 @@ pub(crate) fn slides_ahead<const W: usize>(game: &Game<W>, pc: usize) -> bool {
 }
 
 /// How `color`'s pieces that slide ahead stand on open and half-open files: the counts
-/// (open, half-open). `sliders` holds, per piece index, whether it slides ahead.
+/// (open, half-open). `sliders` holds, per piece index, whether it slides ahead;
+/// `pawnless`, per side, a bit per file without a pawn of that side.
 pub(crate) fn files<const W: usize>(
     game: &Game<W>,
     pos: &Position<W>,
-    pawns: &Pawns<W>,
+    pawnless: &[u32; 2],
     sliders: &[bool],
     color: Color,
 ) -> (i32, i32) {
+    let without = |side: Color, f: usize| pawnless[side.index()] >> f & 1 != 0;
     let (mut open, mut half) = (0, 0);
     for (pc, _) in sliders
         .iter()
@@ -70,8 +71,8 @@ pub(crate) fn files<const W: usize>(
     {
         for sq in pos.by_piece[pc] {
             let f = game.geo.file(sq);
-            if pawns.on_file(color, f) == 0 {
-                if pawns.on_file(color.opposite(), f) == 0 {
+            if without(color, f) {
+                if without(color.opposite(), f) {
                     open += 1;
                 } else {
                     half += 1;
@@ -163,6 +164,7 @@ pub(crate) fn space_coefficient(squares: i32, pieces: u32) -> f64 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::pawns::Pawns;
     use super::*;
     use crate::core::BLACK;
     use crate::variants::AnyGame;
@@ -189,8 +191,10 @@ mod tests {
                 }
             }
             let pawns = Pawns::of(g, &pos, &pawn);
-            assert_eq!(files(g, &pos, &pawns, &sliders, WHITE), (1, 1));
-            assert_eq!(files(g, &pos, &pawns, &sliders, BLACK), (0, 1));
+            let pawnless = Color::ALL.map(|c| pawns.pawnless_files(g, c));
+            assert_eq!(pawnless, [!0b0001_0010 & 0xff, !0b1000_0000 & 0xff]);
+            assert_eq!(files(g, &pos, &pawnless, &sliders, WHITE), (1, 1));
+            assert_eq!(files(g, &pos, &pawnless, &sliders, BLACK), (0, 1));
         });
     }
 

@@ -167,8 +167,10 @@ impl Eval {
             let pawns = pawns::Pawns::of(game, pos, &self.pawn);
             self.add_pawn_features(game, &pawns, &mut sum, us);
             for color in Color::ALL {
+                let squares = Color::ALL.map(|c| pawns.of_color(c));
+                let pawnless = Color::ALL.map(|c| pawns.pawnless_files(game, c));
                 let (threats, open, half) =
-                    self.control_counts(game, pos, &pawns, &attacks, &royals, color);
+                    self.control_counts(game, pos, (&squares, &pawnless), &attacks, &royals, color);
                 for (term, n) in [
                     (PAWN_THREAT, threats),
                     (OPEN_FILE, open),

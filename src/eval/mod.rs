@@ -24,7 +24,10 @@ mod control;
 mod danger;
 pub mod features;
 pub mod params;
+mod pawn_cache;
 mod pawns;
+pub use pawn_cache::PawnCache;
+use pawn_cache::PawnSummary;
 
 /// Centipawns per expected move.
 const VALUE_PER_MOVE: f64 = 57.0;
@@ -283,6 +286,26 @@ impl Eval {
 
     /// The score of `pos` for the side to move.
     pub fn evaluate<const W: usize>(&self, game: &Game<W>, pos: &Position<W>) -> i32 {
+        self.evaluate_with(game, pos, None)
+    }
+
+    /// The same, the pawn structure's part found in (or added to) a search thread's
+    /// `cache`: the same score.
+    pub fn evaluate_cached<const W: usize>(
+        &self,
+        game: &Game<W>,
+        pos: &Position<W>,
+        cache: &mut PawnCache<W>,
+    ) -> i32 {
+        self.evaluate_with(game, pos, Some(cache))
+    }
+
+    fn evaluate_with<const W: usize>(
+        &self,
+        game: &Game<W>,
+        pos: &Position<W>,
+        cache: Option<&mut PawnCache<W>>,
+    ) -> i32 {
         let occ = pos.occupied();
         let restrained = game.restraint_now(pos);
         let mut score = [0i32; 2];
@@ -299,10 +322,20 @@ impl Eval {
             [None; 2]
         };
         let mut danger = [Danger::default(); 2];
-        // The squares each side's pawns attack, only where what they control counts.
-        let attacks = self
-            .control_terms
-            .then(|| control::pawn_attacks(game, pos, &self.pawn));
+        // What the pawns decide, only where their structure or what they control counts;
+        // the squares they attack, only where what they control counts.
+        let summary = (self.pawn_terms || self.control_terms).then(|| {
+            let squares = self.pawn_squares(pos);
+            let make = || self.pawn_summary(game, pos, squares);
+            match cache {
+                Some(cache) => cache.get(squares, make),
+                None => make(),
+            }
+        });
+        let attacks = summary
+            .as_ref()
+            .filter(|_| self.control_terms)
+            .map(|s| s.attacks);
         // What the endgame tables add to each side over the middlegame ones (tapered
         // games only).
         let mut shift = [0i32; 2];
@@ -378,25 +411,23 @@ impl Eval {
             let us = pos.side;
             score[us] += self.endgame_share(shift[us] - shift[us.opposite()], self.phase(pos));
         }
-        if self.pawn_terms || self.control_terms {
-            let pawns = pawns::Pawns::of(game, pos, &self.pawn);
-            if self.pawn_terms {
-                for (color, s) in Color::ALL.into_iter().zip(score.iter_mut()) {
-                    let table = &self.passed[color.index() * self.squares..];
-                    let mut passed = 0;
-                    let survey = pawns::survey(game, &pawns, color, |sq| passed += table[sq]);
-                    *s += passed + self.doubled * survey.doubled + self.isolated * survey.isolated;
-                }
-            }
-            if let Some(attacks) = attacks {
-                for (color, s) in Color::ALL.into_iter().zip(score.iter_mut()) {
-                    let (threats, open, half) =
-                        self.control_counts(game, pos, &pawns, &attacks, &royals, color);
+        if let Some(pawns) = summary {
+            for (color, s) in Color::ALL.into_iter().zip(score.iter_mut()) {
+                *s += pawns.structure[color];
+                if self.control_terms {
+                    let (threats, open, half) = self.control_counts(
+                        game,
+                        pos,
+                        (&pawns.squares, &pawns.pawnless),
+                        &pawns.attacks,
+                        &royals,
+                        color,
+                    );
                     let p = &self.params;
                     *s += p.pawn_threat * threats + p.open_file * open + p.half_open_file * half;
                     if p.space != 0 {
-                        let (room, pieces) = self.space(pos, &pawns, &attacks, color);
-                        *s += control::space_worth(p.space, room, pieces);
+                        let pieces = pos.by_color[color].count();
+                        *s += control::space_worth(p.space, pawns.room[color], pieces);
                     }
                 }
             }
@@ -440,23 +471,72 @@ impl Eval {
             + self.params.unsafe_reach * ((slid | leapt) & attacked).count() as i32
     }
 
+    /// Each side's pawns (`pawn_cache.rs`: the key of the structure).
+    #[inline]
+    fn pawn_squares<const W: usize>(&self, pos: &Position<W>) -> [Bitboard<W>; 2] {
+        let mut squares = [Bitboard::EMPTY; 2];
+        for (pc, _) in self.pawn.iter().enumerate().filter(|&(_, &is)| is) {
+            squares[color_of_piece(pc)] |= pos.by_piece[pc];
+        }
+        squares
+    }
+
+    /// What the pawns `squares` of `pos` decide (`pawn_cache.rs`), each part only where
+    /// it counts.
+    fn pawn_summary<const W: usize>(
+        &self,
+        game: &Game<W>,
+        pos: &Position<W>,
+        squares: [Bitboard<W>; 2],
+    ) -> PawnSummary<W> {
+        let pawns = pawns::Pawns::of(game, pos, &self.pawn);
+        let attacks = if self.control_terms {
+            control::pawn_attacks(game, pos, &self.pawn)
+        } else {
+            [Bitboard::EMPTY; 2]
+        };
+        let structure = Color::ALL.map(|color| {
+            if !self.pawn_terms {
+                return 0;
+            }
+            let table = &self.passed[color.index() * self.squares..];
+            let mut passed = 0;
+            let survey = pawns::survey(game, &pawns, color, |sq| passed += table[sq]);
+            passed + self.doubled * survey.doubled + self.isolated * survey.isolated
+        });
+        let room = Color::ALL.map(|color| {
+            if self.control_terms && self.params.space != 0 {
+                self.space(pos, &pawns, &attacks, color).0
+            } else {
+                0
+            }
+        });
+        PawnSummary {
+            squares,
+            attacks,
+            structure,
+            room,
+            pawnless: Color::ALL.map(|color| pawns.pawnless_files(game, color)),
+        }
+    }
+
     /// `color`'s pawn threats (opponent pieces, neither pawns nor royal, that its pawns
     /// attack) and its pieces that slide ahead on open and on half-open files
-    /// (`control.rs`).
+    /// (`control.rs`), given each side's pawns and the files without them.
     #[inline]
     fn control_counts<const W: usize>(
         &self,
         game: &Game<W>,
         pos: &Position<W>,
-        pawns: &pawns::Pawns<W>,
+        (pawns, pawnless): (&[Bitboard<W>; 2], &[u32; 2]),
         attacks: &[Bitboard<W>; 2],
         royals: &[Bitboard<W>; 2],
         color: Color,
     ) -> (i32, i32, i32) {
         let them = color.opposite();
-        let targets = pos.by_color[them].andnot(pawns.of_color(them) | royals[them]);
+        let targets = pos.by_color[them].andnot(pawns[them] | royals[them]);
         let threats = (attacks[color] & targets).count() as i32;
-        let (open, half) = control::files(game, pos, pawns, &self.slides_ahead, color);
+        let (open, half) = control::files(game, pos, pawnless, &self.slides_ahead, color);
         (threats, open, half)
     }
 
@@ -863,6 +943,44 @@ fn piece_value<const W: usize>(game: &Game<W>, t: usize) -> i32 {
 mod tests {
     use super::*;
     use crate::variants::AnyGame;
+
+    #[test]
+    fn the_pawn_cache_gives_the_scores_of_the_evaluation_without_it() {
+        let any = AnyGame::builtin("courier").unwrap();
+        crate::with_width!(&any, g => {
+            // Every pawn term on, so that all of the summary is read.
+            let mut params = Params::of(g);
+            params.passed = 25.0;
+            (params.doubled, params.isolated) = (-12, -21);
+            (params.pawn_threat, params.open_file, params.half_open_file) = (11, 17, 19);
+            (params.space, params.unsafe_reach) = (9, -3);
+            let e = Eval::with_params(g, &params);
+            let mut cache = PawnCache::default();
+            let mut list = crate::rules::movegen::MoveList::new();
+            let mut seed = 12345u64;
+            let (mut hits, mut seen) = (0, std::collections::HashSet::new());
+            for _ in 0..20 {
+                let mut pos = Position::from_fen(g, &g.spec.start).unwrap();
+                for _ in 0..80 {
+                    let fresh = e.evaluate(g, &pos);
+                    assert_eq!(e.evaluate_cached(g, &pos, &mut cache), fresh);
+                    // The second time from the cache.
+                    assert_eq!(e.evaluate_cached(g, &pos, &mut cache), fresh);
+                    if !seen.insert(e.pawn_squares(&pos)) {
+                        hits += 1;
+                    }
+                    g.legal_moves(&mut pos, &mut list);
+                    if list.is_empty() {
+                        break;
+                    }
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    let m = list[(seed >> 33) as usize % list.len()];
+                    pos.make(g, m);
+                }
+            }
+            assert!(hits > 100, "structures met again: {hits}");
+        });
+    }
 
     #[test]
     fn chess_values_are_close_to_the_classical_ones() {

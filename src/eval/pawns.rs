@@ -122,9 +122,14 @@ impl<const W: usize> Pawns<W> {
         self.squares[color]
     }
 
-    /// How many pawns `color` has on file `f`.
-    pub(crate) fn on_file(&self, color: Color, f: usize) -> u8 {
-        self.files[color].count[f]
+    /// A bit per file of the board that holds no pawn of `color`.
+    pub(crate) fn pawnless_files(&self, game: &Game<W>, color: Color) -> u32 {
+        let counts = &self.files[color].count[..game.geo.width];
+        counts
+            .iter()
+            .enumerate()
+            .filter(|&(_, &n)| n == 0)
+            .fold(0, |mask, (f, _)| mask | 1 << f)
     }
 }
 

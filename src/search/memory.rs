@@ -13,6 +13,24 @@ pub(super) struct Heuristics {
     pub history: Vec<i32>,
     /// The reply that refuted each move (by piece and target square), if one did.
     pub counter: Vec<Option<Move>>,
+    /// Continuation history: how a quiet move (by piece and target square) fared after
+    /// the move one or two plies before it (by piece type and target square), one
+    /// table for both distances (`Worker::follows`). Empty where it would
+    /// outgrow `CONTINUATION_LIMIT` (the big boards of many piece types).
+    pub continuation: Vec<i16>,
+}
+
+/// The most entries a thread's continuation history may have (8 MiB): Courier needs
+/// 1.5 million (nine piece types on 96 squares), Sho and the duodecimal game 3.4
+/// million; Chu, Tamerlane, Flee! and ShoFIDEgi, with many piece types or a big board,
+/// would need 6.4 million (Flee!) to 63 million (Chu) and go without.
+const CONTINUATION_LIMIT: usize = 1 << 22;
+
+/// The continuation history's size for `n` (piece, square) pairs: the previous move is
+/// counted by piece type (its colour is the opponent's), so `n / 2` rows of `n`.
+pub(super) fn continuation_size(n: usize) -> usize {
+    let size = n / 2 * n;
+    if size <= CONTINUATION_LIMIT { size } else { 0 }
 }
 
 impl Heuristics {
@@ -21,6 +39,7 @@ impl Heuristics {
         Heuristics {
             history: vec![0; n],
             counter: vec![None; n],
+            continuation: vec![0; continuation_size(n)],
         }
     }
 }

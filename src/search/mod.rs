@@ -12,7 +12,7 @@ pub mod see;
 pub mod tt;
 
 use crate::core::{Color, Move, MoveKind, piece_index, type_of_piece};
-use crate::eval::Eval;
+use crate::eval::{Eval, PawnCache};
 use crate::fault::{self, Fault, Panicked};
 use crate::rules::game::Game;
 use crate::rules::movegen::MoveList;
@@ -618,6 +618,8 @@ struct Worker<'a, const W: usize> {
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
     counter: Vec<Option<Move>>,
+    /// Continuation history (`Heuristics::continuation`); empty: not kept.
+    continuation: Vec<i16>,
     /// The move made at each ply and the board code of the piece that made it.
     stack: Vec<Option<(Move, u8)>>,
     pv: Vec<[Option<Move>; MAX_PLY]>,
@@ -644,6 +646,8 @@ struct Worker<'a, const W: usize> {
     /// Recent static evaluations, `EVAL_CACHE` entries indexed by the key's low bits,
     /// each the key's upper 48 bits beside the score (`cached_eval`).
     eval_cache: Vec<u64>,
+    /// The pawn structures this thread has evaluated (`eval::PawnCache`).
+    pawn_cache: PawnCache<W>,
     /// The side the search is for (the root's side to move): a draw is worth
     /// `-limits.contempt` to it.
     root_side: Color,
@@ -682,6 +686,7 @@ impl<'a, const W: usize> Worker<'a, W> {
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: learnt.history,
             counter: learnt.counter,
+            continuation: learnt.continuation,
             stack: vec![None; MAX_PLY + 1],
             pv: vec![[None; MAX_PLY]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY],
@@ -696,6 +701,7 @@ impl<'a, const W: usize> Worker<'a, W> {
             pruning,
             lmr: reductions(pruning.lmr_divisor),
             eval_cache: vec![0; EVAL_CACHE],
+            pawn_cache: PawnCache::default(),
             check_every: if clock.is_tight() { 64 } else { 1024 },
             root_side,
         }
@@ -706,6 +712,7 @@ impl<'a, const W: usize> Worker<'a, W> {
         Heuristics {
             history: self.history,
             counter: self.counter,
+            continuation: self.continuation,
         }
     }
 
@@ -1091,6 +1098,7 @@ impl<'a, const W: usize> Worker<'a, W> {
         let prev = self.stack[ply.saturating_sub(1)].filter(|_| ply > 0);
         let counter = prev
             .and_then(|(m, code)| self.counter[(code as usize - 1) * self.game.squares + m.to()]);
+        let follows = self.follows(ply);
         keys.clear();
         keys.extend(list.iter().map(|&m| {
             if Some(m) == tt_move {
@@ -1120,8 +1128,34 @@ impl<'a, const W: usize> Worker<'a, W> {
             if counter == Some(m) {
                 return KILLER_KEY;
             }
-            self.history[self.history_index(m)]
+            let idx = self.history_index(m);
+            self.history[idx] + self.continuation_score(&follows, idx)
         }));
+    }
+
+    /// The rows of the continuation history that the quiet moves at `ply` are scored
+    /// and rewarded in: those of the moves one and two plies before (none where the
+    /// table is not kept, or the ply began the search or followed a null move).
+    fn follows(&self, ply: usize) -> [Option<usize>; 2] {
+        if self.continuation.is_empty() {
+            return [None, None];
+        }
+        let row = |back: usize| -> Option<usize> {
+            let (m, code) = self.stack[ply.checked_sub(back)?]?;
+            let t = type_of_piece(code as usize - 1);
+            Some((t * self.game.squares + m.to()) * 2 * self.game.types * self.game.squares)
+        };
+        [row(1), row(2)]
+    }
+
+    /// What the continuation history says of the move of history index `idx`.
+    #[inline]
+    fn continuation_score(&self, follows: &[Option<usize>; 2], idx: usize) -> i32 {
+        follows
+            .iter()
+            .flatten()
+            .map(|row| self.continuation[row + idx] as i32)
+            .sum()
     }
 
     /// The next move of a node to try, with its ordering key: the table's move, when it
@@ -1190,6 +1224,13 @@ impl<'a, const W: usize> Worker<'a, W> {
             let i = self.history_index(q);
             self.history[i] -= bonus + self.history[i] * bonus / HISTORY_MAX;
         }
+        for row in self.follows(ply).into_iter().flatten() {
+            reward(&mut self.continuation[row + idx], bonus);
+            for &q in tried {
+                let i = self.history_index(q);
+                reward(&mut self.continuation[row + i], -bonus);
+            }
+        }
         if ply > 0
             && let Some((pm, code)) = self.stack[ply - 1]
         {
@@ -1230,7 +1271,9 @@ impl<'a, const W: usize> Worker<'a, W> {
         if entry != 0 && entry & TAG == key & TAG {
             return entry as u16 as i16 as i32;
         }
-        let score = self.eval.evaluate(self.game, &self.pos);
+        let score = self
+            .eval
+            .evaluate_cached(self.game, &self.pos, &mut self.pawn_cache);
         if let Ok(short) = i16::try_from(score) {
             self.eval_cache[slot] = key & TAG | short as u16 as u64;
         }
@@ -1652,6 +1695,14 @@ impl<'a, const W: usize> Worker<'a, W> {
     }
 }
 
+/// Moves a history entry by `bonus` (negative: a malus) towards +-`HISTORY_MAX`, the
+/// less the nearer it stands (gravity), so that it never leaves that range.
+#[inline]
+fn reward(entry: &mut i16, bonus: i32) {
+    let v = *entry as i32;
+    *entry = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
+}
+
 /// The size of a thread's move-ordering statistics in `game`: its (piece, square) pairs.
 fn heuristics_size<const W: usize>(game: &Game<W>) -> usize {
     2 * game.types * game.squares
@@ -1803,11 +1854,40 @@ mod tests {
             learnt[0].counter.iter().any(Option::is_some),
             "counters kept"
         );
+        // Kept where it fits, and then learnt from.
+        let kept = memory::continuation_size(n) > 0;
+        assert_eq!(learnt[0].continuation.len(), memory::continuation_size(n));
+        assert_eq!(
+            learnt[0].continuation.iter().any(|&v| v != 0),
+            kept,
+            "continuation history kept where it fits"
+        );
         assert_ne!(
             learnt[1].history[0], 0,
             "the helper took its own and kept it"
         );
         assert_ne!(learnt[0].history[0], 0, "the next search went on from them");
+    }
+
+    #[test]
+    fn the_continuation_history_is_kept_where_it_fits() {
+        let kept = [
+            "chess",
+            "courier",
+            "sho",
+            "duodecimal",
+            "hiashatar",
+            "littlegreat",
+        ];
+        let without = ["chu", "tamerlane", "flee", "shofidegi"];
+        for name in kept.into_iter().chain(without) {
+            let any = AnyGame::builtin(name).unwrap();
+            let size = crate::with_width!(&any, g => memory::continuation_size(heuristics_size(g)));
+            assert_eq!(size > 0, kept.contains(&name), "{name}: {size} entries");
+        }
+        let courier = AnyGame::builtin("courier").unwrap();
+        let size = crate::with_width!(&courier, g => memory::continuation_size(heuristics_size(g)));
+        assert_eq!(size, 864 * 1728, "nine piece types on 96 squares");
     }
 
     #[test]

@@ -4,7 +4,14 @@
 //! entry only if `check ^ data` equals its key, so a torn entry (written half by one
 //! thread, half by another) is simply a miss. `Relaxed` ordering suffices: an entry is
 //! never trusted beyond that check, and the move it holds is validated against the legal
-//! moves before use. The index is Lemire's multiply-shift, `(key * len) >> 64`.
+//! moves before use.
+//!
+//! Entries come in buckets of `BUCKET` (64 bytes: one cache line, or two where the
+//! allocation is not aligned to one; nothing here asks it to be); a key may stand in any entry of its bucket, chosen by
+//! Lemire's multiply-shift, `(key * buckets) >> 64`. A new key replaces the entry of the
+//! bucket worth least: the shallowest, where an entry from an earlier search counts
+//! `AGE_PLIES` plies shallower per search since. With one entry per index the many
+//! shallow nodes of a search overwrote the deep ones it would meet again.
 
 use crate::core::Move;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -38,6 +45,12 @@ pub struct Table {
 }
 
 const ENTRY_BYTES: usize = 16;
+/// Entries per bucket.
+const BUCKET: usize = 4;
+/// What an entry loses in the replacement's eyes per search it has outlived, in plies.
+const AGE_PLIES: i32 = 8;
+/// The ages kept in an entry (six bits) wrap at this.
+const AGES: u64 = 64;
 /// The table size every front end starts with, in mebibytes (UCI's `Hash` default).
 pub const DEFAULT_MB: usize = 16;
 /// The largest table the protocols offer, in mebibytes.
@@ -108,49 +121,49 @@ impl Table {
         self.age.fetch_add(1, Relaxed);
     }
 
+    /// The entries a key may stand in (fewer than `BUCKET` only in a table that small).
     #[inline(always)]
-    fn index(&self, key: u64) -> usize {
-        ((key as u128 * self.entries.len() as u128) >> 64) as usize
+    fn bucket(&self, key: u64) -> &[Entry] {
+        let buckets = (self.entries.len() / BUCKET).max(1);
+        let first = ((key as u128 * buckets as u128) >> 64) as usize * BUCKET;
+        &self.entries[first..(first + BUCKET).min(self.entries.len())]
     }
 
     pub fn probe(&self, key: u64) -> Option<Hit> {
-        let e = &self.entries[self.index(key)];
-        let data = e.data.load(Relaxed);
-        let check = e.check.load(Relaxed);
-        if data == 0 || check ^ data != key {
-            return None;
-        }
-        let bound = match data >> 56 & 3 {
-            1 => Bound::Exact,
-            2 => Bound::Lower,
-            3 => Bound::Upper,
-            _ => return None,
-        };
-        Some(Hit {
-            mv: Move::from_bits(data as u32),
-            score: (data >> 32) as u16 as i16 as i32,
-            depth: (data >> 48 & 0xff) as i32 - 1,
-            bound,
-        })
+        self.bucket(key)
+            .iter()
+            .map(|e| (e.data.load(Relaxed), e.check.load(Relaxed)))
+            .find(|&(data, check)| data != 0 && check ^ data == key)
+            .and_then(|(data, _)| decode(data))
     }
 
     pub fn store(&self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound) {
-        let e = &self.entries[self.index(key)];
-        let age = self.age.load(Relaxed) & 63;
-        let old = e.data.load(Relaxed);
-        let old_key = e.check.load(Relaxed) ^ old;
-        let old_depth = (old >> 48 & 0xff) as i32 - 1;
-        let old_age = old >> 58;
-        if old != 0 && old_key == key && old_age == age && depth + 2 < old_depth {
+        let age = self.age.load(Relaxed) % AGES;
+        let bucket = self.bucket(key);
+        let same = bucket.iter().find(|e| {
+            let data = e.data.load(Relaxed);
+            data != 0 && e.check.load(Relaxed) ^ data == key
+        });
+        let (e, old) = match same {
+            Some(e) => (e, e.data.load(Relaxed)),
+            None => {
+                let worth = |e: &Entry| {
+                    let data = e.data.load(Relaxed);
+                    if data == 0 {
+                        return i32::MIN;
+                    }
+                    let since = (age + AGES - (data >> 58)) % AGES;
+                    stored_depth(data) - AGE_PLIES * since as i32
+                };
+                let e = bucket.iter().min_by_key(|e| worth(e)).expect("a bucket");
+                (e, 0)
+            }
+        };
+        if old != 0 && old >> 58 == age && depth + 2 < stored_depth(old) {
             return;
         }
-        let mv = mv.or_else(|| {
-            if old_key == key {
-                Move::from_bits(old as u32)
-            } else {
-                None
-            }
-        });
+        // The same key's move is kept when the new result has none.
+        let mv = mv.or_else(|| Move::from_bits(old as u32).filter(|_| old != 0));
         let data = mv.map_or(0, |m| m.bits() as u64)
             | ((score.clamp(-32767, 32767) as i16 as u16 as u64) << 32)
             | (((depth + 1).clamp(0, 255) as u64) << 48)
@@ -162,7 +175,7 @@ impl Table {
 
     /// Permille of the first thousand entries written in this search.
     pub fn hashfull(&self) -> usize {
-        let age = self.age.load(Relaxed) & 63;
+        let age = self.age.load(Relaxed) % AGES;
         self.entries
             .iter()
             .take(1000)
@@ -174,6 +187,29 @@ impl Table {
             * 1000
             / self.entries.len().min(1000)
     }
+}
+
+/// The depth an entry's data holds.
+#[inline(always)]
+fn stored_depth(data: u64) -> i32 {
+    (data >> 48 & 0xff) as i32 - 1
+}
+
+/// An entry's data as a hit (`None`: no bound, not a stored entry).
+#[inline(always)]
+fn decode(data: u64) -> Option<Hit> {
+    let bound = match data >> 56 & 3 {
+        1 => Bound::Exact,
+        2 => Bound::Lower,
+        3 => Bound::Upper,
+        _ => return None,
+    };
+    Some(Hit {
+        mv: Move::from_bits(data as u32),
+        score: (data >> 32) as u16 as i16 as i32,
+        depth: stored_depth(data),
+        bound,
+    })
 }
 
 #[cfg(test)]
@@ -194,5 +230,41 @@ mod tests {
         assert!(t.probe(0xdead_beef_1235).is_none());
         t.clear();
         assert!(t.probe(0xdead_beef_1234).is_none());
+    }
+
+    /// Keys that fall in the same bucket of `t`, from `from` on.
+    fn same_bucket(t: &Table, from: u64, n: usize) -> Vec<u64> {
+        let first = t.bucket(from).as_ptr();
+        (from..)
+            .step_by(7919)
+            .filter(|&k| std::ptr::eq(t.bucket(k).as_ptr(), first))
+            .take(n)
+            .collect()
+    }
+
+    #[test]
+    fn a_bucket_keeps_its_deep_entries_and_replaces_the_shallowest() {
+        let t = Table::new(1);
+        let keys = same_bucket(&t, 1 << 40, BUCKET + 1);
+        for (i, &k) in keys[..BUCKET].iter().enumerate() {
+            t.store(k, None, i as i32, 10 - i as i32, Bound::Exact);
+        }
+        assert!(keys[..BUCKET].iter().all(|&k| t.probe(k).is_some()));
+        // A shallow entry of a fifth key takes the place of the shallowest.
+        t.store(keys[BUCKET], None, 99, 0, Bound::Lower);
+        assert_eq!(t.probe(keys[BUCKET]).map(|h| h.score), Some(99));
+        assert!(t.probe(keys[BUCKET - 1]).is_none(), "the shallowest went");
+        assert!(keys[..BUCKET - 1].iter().all(|&k| t.probe(k).is_some()));
+        // In the next search the depth-8 entry counts as depth 0, below a depth-1 entry
+        // of the new search.
+        t.new_search();
+        t.store(keys[BUCKET], None, 98, 1, Bound::Lower);
+        t.store(keys[BUCKET - 1], None, 5, 1, Bound::Upper);
+        assert!(t.probe(keys[BUCKET - 1]).is_some());
+        assert_eq!(t.probe(keys[BUCKET]).map(|h| h.score), Some(98));
+        assert!(
+            t.probe(keys[2]).is_none(),
+            "the depth-8 entry of the search before went"
+        );
     }
 }
