@@ -124,6 +124,10 @@ pub struct Eval {
     isolated: i32,
     /// Whether the pawn structure counts: the game has pawns and a weight is not 0.
     pawn_terms: bool,
+    /// Whether each side has at most one type of pawn, so that the pawns' squares say
+    /// all the pawn cache needs (with two types that capture differently, the same
+    /// squares could attack others): only then is it used.
+    one_pawn_type: bool,
     /// Per piece index: whether its reach counts for `unsafe_reach` (neither a pawn nor
     /// royal), and whether it slides ahead (open files).
     reach_counted: Vec<bool>,
@@ -242,6 +246,7 @@ impl Eval {
             .unwrap_or(0);
         Eval {
             pawn_terms: weighs && has_pawns,
+            one_pawn_type: pawn.iter().filter(|&&p| p).count() <= 2,
             reach_counted: (0..2 * game.types)
                 .map(|pc| !pawn[pc] && !game.is_royal[pc])
                 .collect(),
@@ -327,7 +332,7 @@ impl Eval {
         let summary = (self.pawn_terms || self.control_terms).then(|| {
             let squares = self.pawn_squares(pos);
             let make = || self.pawn_summary(game, pos, squares);
-            match cache {
+            match cache.filter(|_| self.one_pawn_type) {
                 Some(cache) => cache.get(squares, make),
                 None => make(),
             }

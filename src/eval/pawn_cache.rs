@@ -7,7 +7,8 @@
 //! instructions finding them again (the pawns file by file, their attacks, the space
 //! area), which the cache saves. An entry is found by a hash of both sides' pawn squares
 //! and accepted only if the squares are equal, so a collision is a miss, never a wrong
-//! answer.
+//! answer. The evaluation uses it only in games where each side has one type of pawn
+//! (pawns of two types on the same squares could attack different squares).
 
 use crate::core::{Bitboard, Color};
 

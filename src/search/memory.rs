@@ -1,5 +1,5 @@
-//! What the search learns of move order that outlives one search: each thread's history
-//! and counter moves. A game's next move is searched from where the
+//! What the search learns of move order that outlives one search: each thread's history,
+//! counter moves and continuation history. A game's next move is searched from where the
 //! last search left them (Stockfish keeps them the same way), instead of from nothing:
 //! at a tenth of a second a move, the first iterations of every search otherwise order
 //! their quiet moves blind. A new game forgets them, as it empties the table.
@@ -27,7 +27,8 @@ pub(super) struct Heuristics {
 const CONTINUATION_LIMIT: usize = 1 << 22;
 
 /// The continuation history's size for `n` (piece, square) pairs: the previous move is
-/// counted by piece type (its colour is the opponent's), so `n / 2` rows of `n`.
+/// counted by piece type (its colour is the opponent's but for the actions of one turn
+/// in a game of several), so `n / 2` rows of `n`.
 pub(super) fn continuation_size(n: usize) -> usize {
     let size = n / 2 * n;
     if size <= CONTINUATION_LIMIT { size } else { 0 }

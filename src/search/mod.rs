@@ -1,7 +1,7 @@
 //! Alpha-beta search, generic over the bitboard width and so monomorphised per board size:
 //! iterative deepening with aspiration windows, principal variation search, quiescence
 //! with static exchange evaluation, null-move pruning, late move reductions, killer,
-//! history and counter-move ordering, check extensions and mate-distance scores, with the
+//! history, continuation-history and counter-move ordering, check extensions and mate-distance scores, with the
 //! variants' own results (stalemate verdicts, repetition rules, bare king, loss of the last
 //! royal) in the tree. Lazy SMP: every thread searches the same root, sharing only the
 //! transposition table, the stop flag and a node counter.
