@@ -166,9 +166,9 @@ impl Eval {
             // The pawns found once, for their structure and for what they control.
             let pawns = pawns::Pawns::of(game, pos, &self.pawn);
             self.add_pawn_features(game, &pawns, &mut sum, us);
+            let squares = Color::ALL.map(|c| pawns.of_color(c));
+            let pawnless = Color::ALL.map(|c| pawns.pawnless_files(game, c));
             for color in Color::ALL {
-                let squares = Color::ALL.map(|c| pawns.of_color(c));
-                let pawnless = Color::ALL.map(|c| pawns.pawnless_files(game, c));
                 let (threats, open, half) =
                     self.control_counts(game, pos, (&squares, &pawnless), &attacks, &royals, color);
                 for (term, n) in [

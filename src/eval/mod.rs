@@ -330,7 +330,8 @@ impl Eval {
         // What the pawns decide, only where their structure or what they control counts;
         // the squares they attack, only where what they control counts.
         let summary = (self.pawn_terms || self.control_terms).then(|| {
-            let squares = self.pawn_squares(pos);
+            // The key of the structure (`pawn_cache.rs`).
+            let squares = pawns::squares_of(pos, &self.pawn);
             let make = || self.pawn_summary(game, pos, squares);
             match cache.filter(|_| self.one_pawn_type) {
                 Some(cache) => cache.get(squares, make),
@@ -476,16 +477,6 @@ impl Eval {
             + self.params.unsafe_reach * ((slid | leapt) & attacked).count() as i32
     }
 
-    /// Each side's pawns (`pawn_cache.rs`: the key of the structure).
-    #[inline]
-    fn pawn_squares<const W: usize>(&self, pos: &Position<W>) -> [Bitboard<W>; 2] {
-        let mut squares = [Bitboard::EMPTY; 2];
-        for (pc, _) in self.pawn.iter().enumerate().filter(|&(_, &is)| is) {
-            squares[color_of_piece(pc)] |= pos.by_piece[pc];
-        }
-        squares
-    }
-
     /// What the pawns `squares` of `pos` decide (`pawn_cache.rs`), each part only where
     /// it counts.
     fn pawn_summary<const W: usize>(
@@ -494,7 +485,7 @@ impl Eval {
         pos: &Position<W>,
         squares: [Bitboard<W>; 2],
     ) -> PawnSummary<W> {
-        let pawns = pawns::Pawns::of(game, pos, &self.pawn);
+        let pawns = pawns::Pawns::on(game, squares);
         let attacks = if self.control_terms {
             control::pawn_attacks(game, pos, &self.pawn)
         } else {
@@ -971,7 +962,7 @@ mod tests {
                     assert_eq!(e.evaluate_cached(g, &pos, &mut cache), fresh);
                     // The second time from the cache.
                     assert_eq!(e.evaluate_cached(g, &pos, &mut cache), fresh);
-                    if !seen.insert(e.pawn_squares(&pos)) {
+                    if !seen.insert(pawns::squares_of(&pos, &e.pawn)) {
                         hits += 1;
                     }
                     g.legal_moves(&mut pos, &mut list);

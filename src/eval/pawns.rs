@@ -109,10 +109,11 @@ pub(crate) struct Pawns<const W: usize> {
 impl<const W: usize> Pawns<W> {
     /// The pieces of `pos` that are pawns (`pawn`, per piece index).
     pub(crate) fn of(game: &Game<W>, pos: &Position<W>, pawn: &[bool]) -> Pawns<W> {
-        let mut squares = [Bitboard::EMPTY; 2];
-        for (pc, _) in pawn.iter().enumerate().filter(|&(_, &is)| is) {
-            squares[color_of_piece(pc)] |= pos.by_piece[pc];
-        }
+        Pawns::on(game, squares_of(pos, pawn))
+    }
+
+    /// Each side's pawns on `squares`.
+    pub(crate) fn on(game: &Game<W>, squares: [Bitboard<W>; 2]) -> Pawns<W> {
         let files = squares.map(|set| Files::of(game, set));
         Pawns { squares, files }
     }
@@ -131,6 +132,16 @@ impl<const W: usize> Pawns<W> {
             .filter(|&(_, &n)| n == 0)
             .fold(0, |mask, (f, _)| mask | 1 << f)
     }
+}
+
+/// Where each side's pawns stand (`pawn`, per piece index: whether it is a pawn).
+#[inline]
+pub(crate) fn squares_of<const W: usize>(pos: &Position<W>, pawn: &[bool]) -> [Bitboard<W>; 2] {
+    let mut squares = [Bitboard::EMPTY; 2];
+    for (pc, _) in pawn.iter().enumerate().filter(|&(_, &is)| is) {
+        squares[color_of_piece(pc)] |= pos.by_piece[pc];
+    }
+    squares
 }
 
 /// Surveys `color`'s pawns, calling `passed` with the square of each passed pawn.

@@ -1143,7 +1143,8 @@ impl<'a, const W: usize> Worker<'a, W> {
         let row = |back: usize| -> Option<usize> {
             let (m, code) = self.stack[ply.checked_sub(back)?]?;
             let t = type_of_piece(code as usize - 1);
-            Some((t * self.game.squares + m.to()) * 2 * self.game.types * self.game.squares)
+            // A row holds an entry per history index.
+            Some((t * self.game.squares + m.to()) * self.history.len())
         };
         [row(1), row(2)]
     }
@@ -1218,23 +1219,25 @@ impl<'a, const W: usize> Worker<'a, W> {
             self.killers[ply][0] = Some(m);
         }
         let bonus = (depth * depth).min(400);
-        let idx = self.history_index(m);
-        self.history[idx] += bonus - self.history[idx] * bonus / HISTORY_MAX;
+        let follows = self.follows(ply);
+        self.reward(self.history_index(m), &follows, bonus);
         for &q in tried {
-            let i = self.history_index(q);
-            self.history[i] -= bonus + self.history[i] * bonus / HISTORY_MAX;
-        }
-        for row in self.follows(ply).into_iter().flatten() {
-            reward(&mut self.continuation[row + idx], bonus);
-            for &q in tried {
-                let i = self.history_index(q);
-                reward(&mut self.continuation[row + i], -bonus);
-            }
+            self.reward(self.history_index(q), &follows, -bonus);
         }
         if ply > 0
             && let Some((pm, code)) = self.stack[ply - 1]
         {
             self.counter[(code as usize - 1) * self.game.squares + pm.to()] = Some(m);
+        }
+    }
+
+    /// Moves the history of the quiet move of history index `idx`, and its entries in
+    /// the continuation history's rows `follows`, by `bonus` (negative: a malus).
+    fn reward(&mut self, idx: usize, follows: &[Option<usize>; 2], bonus: i32) {
+        self.history[idx] = gravity(self.history[idx], bonus);
+        for row in follows.iter().flatten() {
+            let entry = &mut self.continuation[row + idx];
+            *entry = gravity(*entry as i32, bonus) as i16;
         }
     }
 
@@ -1695,12 +1698,11 @@ impl<'a, const W: usize> Worker<'a, W> {
     }
 }
 
-/// Moves a history entry by `bonus` (negative: a malus) towards +-`HISTORY_MAX`, the
+/// A history entry `v` moved by `bonus` (negative: a malus) towards +-`HISTORY_MAX`, the
 /// less the nearer it stands (gravity), so that it never leaves that range.
 #[inline]
-fn reward(entry: &mut i16, bonus: i32) {
-    let v = *entry as i32;
-    *entry = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
+fn gravity(v: i32, bonus: i32) -> i32 {
+    v + bonus - v * bonus.abs() / HISTORY_MAX
 }
 
 /// The size of a thread's move-ordering statistics in `game`: its (piece, square) pairs.

@@ -324,12 +324,8 @@ pub fn pgn_positions<const W: usize>(
     let start_fen = start.to_fen(game);
     let mut lines = Vec::new();
     for pgn in parse_pgn(text).map_err(|e| e.to_string())? {
-        let token = if pgn.result.is_empty() {
-            pgn.tag("Result").unwrap_or("*")
-        } else {
-            pgn.result.as_str()
-        };
-        let result = match token {
+        // The parser has put the Result tag's there if the movetext ended without one.
+        let result = match pgn.result.as_str() {
             "1-0" => 1.0,
             "0-1" => 0.0,
             "1/2-1/2" => 0.5,
