@@ -124,6 +124,25 @@ fn bad_input_gives_a_clear_error_and_no_panic() {
             "--depth",
             "1",
         ],
+        // The tuner's scale must be a number above 0 (checked before any data is read).
+        vec![
+            "tune",
+            "--variant",
+            "courier",
+            "--data",
+            "none.txt",
+            "--k",
+            "0",
+        ],
+        vec![
+            "tune",
+            "--variant",
+            "courier",
+            "--data",
+            "none.txt",
+            "--k",
+            "NaN",
+        ],
     ] {
         let (code, _, err) = kirin(&args);
         assert_eq!(code, 2, "{args:?}: {err}");

@@ -86,6 +86,11 @@ pub struct TuneArgs {
     /// the values of both phases.
     #[arg(long)]
     pub tapered: bool,
+    /// The scale K of the sigmoid instead of the one that best predicts the results
+    /// under the starting numbers: errors are comparable only at one K, so fits of two
+    /// evaluations (two builds, or two sections) are compared at the same one.
+    #[arg(long)]
+    pub k: Option<f64>,
 }
 
 /// Why tuning could not be done.
@@ -97,6 +102,8 @@ pub enum TuneError {
     ResultWeight(f64),
     #[error("--squares-pull {0} is not a number of 0 or more")]
     SquaresPull(f64),
+    #[error("--k {0} is not a number above 0")]
+    K(f64),
     #[error("--keep {0}: no such term (terms: {terms})", terms = TERMS.join(" "))]
     Term(String),
 }
@@ -127,6 +134,8 @@ pub struct Settings {
     pub pull: Vec<f64>,
     /// Per parameter: the least and the greatest value it may take.
     pub bounds: Vec<(f64, f64)>,
+    /// The sigmoid's scale, if given (else fitted to the results).
+    pub k: Option<f64>,
 }
 
 /// What the fit found.
@@ -147,6 +156,9 @@ pub fn run(any: &AnyGame, args: &TuneArgs) -> Result<(), String> {
     }
     if !(args.squares_pull >= 0.0 && args.squares_pull.is_finite()) {
         return Err(TuneError::SquaresPull(args.squares_pull).to_string());
+    }
+    if let Some(k) = args.k.filter(|k| !(*k > 0.0 && k.is_finite())) {
+        return Err(TuneError::K(k).to_string());
     }
     if let Some(bad) = args.keep.iter().find(|t| !TERMS.contains(&t.as_str())) {
         return Err(TuneError::Term(bad.clone()).to_string());
@@ -181,6 +193,7 @@ pub fn run(any: &AnyGame, args: &TuneArgs) -> Result<(), String> {
             frozen: keep(g, frozen(g, &start, Fitted::of(args), tapered), &args.keep),
             pull: pull(&start, args.squares_pull),
             bounds: bounds(g, &start),
+            k: args.k,
         };
         let mut fit = fit(&train, &valid, &start.to_vector(), &settings);
         if !tapered {
@@ -525,7 +538,7 @@ pub fn fit_k(samples: &[&Sample], params: &[f64]) -> f64 {
 
 /// Fits K, then the parameters from `start` (see the module's comment).
 pub fn fit(train: &[&Sample], valid: &[&Sample], start: &[f64], settings: &Settings) -> Fit {
-    let k = fit_k(train, start);
+    let k = settings.k.unwrap_or_else(|| fit_k(train, start));
     let w = settings.result_weight;
     let targets: Vec<f64> = train.iter().map(|s| target(s, k, w)).collect();
     let mut x = start.to_vec();
@@ -709,6 +722,7 @@ mod tests {
             frozen: vec![false, false],
             pull: vec![1.0, 1.0],
             bounds: vec![(0.0, f64::INFINITY); 2],
+            k: None,
         };
         let fit = fit(&refs, &refs, &[100.0, 0.0], &settings);
         assert!(fit.train_after < fit.train_before);
@@ -720,6 +734,18 @@ mod tests {
             "{} {:?}",
             fit.k,
             fit.params
+        );
+        // A K given is kept, and the values scale to it.
+        let given = Settings {
+            k: Some(0.02),
+            ..settings
+        };
+        let scaled = super::fit(&refs, &refs, &[100.0, 0.0], &given);
+        assert_eq!(scaled.k, 0.02);
+        assert!(
+            (scaled.k * scaled.params[0] - 1.0).abs() < 0.25,
+            "{:?}",
+            scaled.params
         );
     }
 
