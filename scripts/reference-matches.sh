@@ -12,8 +12,9 @@
 # FSF_SOURCE to that binary. KIRIN names a kirin binary (default: built here);
 # KIRIN_OPTIONS adds engine words to kirin's side against another engine (e.g.
 # KIRIN_OPTIONS=option.Contempt=50); FSF_OPTIONS the same for Fairy-Stockfish 11.1 in
-# courier-fsf (FSF_OPTIONS=nodes=8000 holds it to 8 000 nodes a move: a yardstick near
-# 50%, where a change of kirin's shows in forty games; docs/tuning.md).
+# courier-fsf (FSF_OPTIONS=nodes=15000 holds it to 15 000 nodes a move: at 10+0.1 a
+# yardstick near 50%, where a change of kirin's shows; docs/search.md, "Where the gap to
+# Fairy-Stockfish lies").
 # CONCURRENCY (default 1) games of a match at once: 2 fills the two cores, each game
 # having one engine thinking at a time.
 # Output: target/matches/<match>.pgn and .log, and the score lines on standard output.
