@@ -85,6 +85,18 @@ fn perft_threads_and_named_start_and_moves() {
 
 #[test]
 fn bad_input_gives_a_clear_error_and_no_panic() {
+    // The tuner's scale must be a number above 0 (checked before any data is read).
+    let bad_scales = ["0", "1e-400", "NaN", "inf"].map(|k| {
+        vec![
+            "tune",
+            "--variant",
+            "courier",
+            "--data",
+            "none.txt",
+            "--k",
+            k,
+        ]
+    });
     for args in [
         vec!["perft", "--variant", "nonesuch", "--depth", "1"],
         vec![
@@ -124,26 +136,10 @@ fn bad_input_gives_a_clear_error_and_no_panic() {
             "--depth",
             "1",
         ],
-        // The tuner's scale must be a number above 0 (checked before any data is read).
-        vec![
-            "tune",
-            "--variant",
-            "courier",
-            "--data",
-            "none.txt",
-            "--k",
-            "0",
-        ],
-        vec![
-            "tune",
-            "--variant",
-            "courier",
-            "--data",
-            "none.txt",
-            "--k",
-            "NaN",
-        ],
-    ] {
+    ]
+    .into_iter()
+    .chain(bad_scales)
+    {
         let (code, _, err) = kirin(&args);
         assert_eq!(code, 2, "{args:?}: {err}");
         assert!(err.starts_with("kirin: "), "{args:?}: {err}");
