@@ -130,22 +130,14 @@ impl Table {
     }
 
     pub fn probe(&self, key: u64) -> Option<Hit> {
-        self.bucket(key)
-            .iter()
-            .map(|e| (e.data.load(Relaxed), e.check.load(Relaxed)))
-            .find(|&(data, check)| data != 0 && check ^ data == key)
-            .and_then(|(data, _)| decode(data))
+        holding(self.bucket(key), key).and_then(|(_, data)| decode(data))
     }
 
     pub fn store(&self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound) {
         let age = self.age.load(Relaxed) % AGES;
         let bucket = self.bucket(key);
-        let same = bucket.iter().find(|e| {
-            let data = e.data.load(Relaxed);
-            data != 0 && e.check.load(Relaxed) ^ data == key
-        });
-        let (e, old) = match same {
-            Some(e) => (e, e.data.load(Relaxed)),
+        let (e, old) = match holding(bucket, key) {
+            Some(same) => same,
             None => {
                 let worth = |e: &Entry| {
                     let data = e.data.load(Relaxed);
@@ -187,6 +179,15 @@ impl Table {
             * 1000
             / self.entries.len().min(1000)
     }
+}
+
+/// The entry of `bucket` that holds `key`, and the data it was read with.
+#[inline(always)]
+fn holding(bucket: &[Entry], key: u64) -> Option<(&Entry, u64)> {
+    bucket.iter().find_map(|e| {
+        let data = e.data.load(Relaxed);
+        (data != 0 && e.check.load(Relaxed) ^ data == key).then_some((e, data))
+    })
 }
 
 /// The depth an entry's data holds.
