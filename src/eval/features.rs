@@ -9,12 +9,12 @@
 use super::params::{
     ADVANCE, ATTACK, CENTRE, DOUBLED, HALF_OPEN_FILE, ISOLATED, LEAPS, OPEN_FILE, PASSED,
     PAWN_THREAT, PER_PIECE, PIECE_MOBILITY, PROMOTION, SPACE, UNSAFE_REACH, VALUE, control_index,
-    danger_index, endgame_index, few_pieces_index, pawn_index, shelter_index, square_index,
-    tempo_index,
+    danger_index, endgame_index, few_pieces_index, pawn_index, safety_index, shelter_index,
+    square_index, tempo_index,
 };
 use super::{
     Danger, Eval, IMMOBILE_SHARE, PHASE_FULL, centre, control, leap_squares, pawns, progress,
-    slide_reach,
+    safety, slide_reach,
 };
 use crate::core::{BLACK, Bitboard, Color, WHITE, color_of_piece, piece_index, type_of_piece};
 use crate::rules::game::Game;
@@ -80,6 +80,8 @@ impl Eval {
         // The attack on each royal, also where its weight is 0 (the tuner may move it off 0).
         let zones = self.royal_zones(&lone);
         let mut danger = [Danger::default(); 2];
+        // The siege of each royal, also where its weight is 0.
+        let mut siege = safety::Survey::new(game, &self.safety, &lone, occ);
         // What the pawns attack, in every game with pawns (the tuner may move the
         // weights off 0).
         let has_pawns = self.pawn.iter().any(|&p| p);
@@ -131,6 +133,8 @@ impl Eval {
                 if let Some(zone) = zone {
                     danger[color].add(game, pc, sq, seen, limit, zone);
                 }
+                let hit = safety::attacks(game, pc, sq, seen) & limit;
+                siege.add(game, pc, hit, self.pawn[pc], occ);
             }
         }
         let percent = self.params.royal_danger;
@@ -139,6 +143,16 @@ impl Eval {
             let full = d.worth(100) as f64;
             sum.dense[danger_index(types)] += sign(color) * full / 100.0;
             sum.fixed += sign(color) * (d.worth(percent) as f64 - full * percent as f64 / 100.0);
+        }
+        let percent = self.params.royal_safety;
+        let phase_share = (phase, PHASE_FULL);
+        let pawns = self.pawn_squares(pos);
+        for color in Color::ALL {
+            // A cost to `color`, linear in the percentage but for `evaluate`'s rounding.
+            let cost = |p| siege.cost(game, &pos.by_color, pawns, color, phase_share, p);
+            let full = cost(100) as f64;
+            sum.dense[safety_index(types)] -= sign(color) * full / 100.0;
+            sum.fixed -= sign(color) * (cost(percent) as f64 - full * percent as f64 / 100.0);
         }
         if game.stacks.exist {
             for (sq, &code) in pos.carried.iter().enumerate() {
@@ -342,6 +356,7 @@ mod tests {
         (p.passed, p.doubled, p.isolated) = (93.7, -17, -11);
         // Not a multiple of 100: the rounding of the attack's worth shows too.
         p.royal_danger = 137;
+        p.royal_safety = 71;
         // Space's worth is rounded from a fraction of the weight.
         p.space = 13;
         p

@@ -26,6 +26,7 @@ pub mod features;
 pub mod params;
 mod pawn_cache;
 mod pawns;
+mod safety;
 pub use pawn_cache::PawnCache;
 use pawn_cache::PawnSummary;
 
@@ -148,6 +149,9 @@ pub struct Eval {
     span: i32,
     /// How many times the mop-up counts (`MOP_MATE_ONLY` where only a mate wins, else 1).
     mop_scale: i32,
+    /// What the siege of a royal needs (`safety.rs`): built for every game, since the
+    /// tuner may weigh it where the game does not.
+    safety: safety::Layout,
     /// The fewest non-royal pieces that can mate a lone royal, where the game says so
     /// (`EvalSpec::mating_pieces`); 0: no such knowledge.
     mating_pieces: u32,
@@ -284,6 +288,7 @@ impl Eval {
             } else {
                 1
             },
+            safety: safety::Layout::new(game),
             // The definition allows it only where no piece is carried or dropped.
             mating_pieces: game.spec.eval.mating_pieces.unwrap_or(0),
         }
@@ -327,6 +332,8 @@ impl Eval {
             [None; 2]
         };
         let mut danger = [Danger::default(); 2];
+        let mut siege = (self.params.royal_safety != 0)
+            .then(|| safety::Survey::new(game, &self.safety, &lone, occ));
         // What the pawns decide, only where their structure or what they control counts;
         // the squares they attack, only where what they control counts.
         let summary = (self.pawn_terms || self.control_terms).then(|| {
@@ -374,6 +381,8 @@ impl Eval {
                 if self.tapered {
                     shift[color] += self.pst_eg[entry] - self.pst[entry];
                 }
+                // The squares the piece's slides attack, where the mobility walked them.
+                let mut slid = None;
                 if let Some(attacked) = watched {
                     let view = View {
                         seen,
@@ -387,9 +396,17 @@ impl Eval {
                     // Only the counts, and only where they weigh (most pieces of most
                     // games: neither).
                     if self.mobility[pc] != 0 {
-                        // The squares, unused here, are not kept.
-                        let (count, _) = slide_reach(game, pc, sq, seen, limit, own);
-                        score[color] += self.mobility[pc] * count;
+                        if siege.is_some() {
+                            // The siege needs the slides' attacks: one walk for both.
+                            let (count, attacked) =
+                                slide_reach_and_attacks(game, pc, sq, seen, limit, own);
+                            score[color] += self.mobility[pc] * count;
+                            slid = Some(attacked);
+                        } else {
+                            // The squares, unused here, are not kept.
+                            let (count, _) = slide_reach(game, pc, sq, seen, limit, own);
+                            score[color] += self.mobility[pc] * count;
+                        }
                     }
                     if self.leaps[pc] != 0 {
                         let leapt = leap_squares(game, pc, sq, occ, limit, theirs);
@@ -402,10 +419,31 @@ impl Eval {
                 if let Some(zone) = zone {
                     danger[color].add(game, pc, sq, seen, limit, zone);
                 }
+                if let Some(siege) = siege.as_mut() {
+                    let hit = match slid {
+                        Some(attacked) => game.tables[pc].leap_capture[sq] | attacked,
+                        None => safety::attacks(game, pc, sq, seen),
+                    };
+                    siege.add(game, pc, hit & limit, self.pawn[pc], occ);
+                }
             }
         }
         for (s, d) in score.iter_mut().zip(danger) {
             *s += d.worth(self.params.royal_danger);
+        }
+        if let Some(siege) = siege {
+            let phase = (self.phase(pos), PHASE_FULL);
+            let pawns = self.pawn_squares(pos);
+            for (color, s) in Color::ALL.into_iter().zip(score.iter_mut()) {
+                *s -= siege.cost(
+                    game,
+                    &pos.by_color,
+                    pawns,
+                    color,
+                    phase,
+                    self.params.royal_safety,
+                );
+            }
         }
         if game.stacks.exist {
             self.add_passengers(pos, &mut score, &mut shift);
@@ -716,6 +754,15 @@ impl Eval {
         self.span - ((fa - fb).abs().max((ra - rb).abs()) as i32)
     }
 
+    /// Every pawn on the board, of either side.
+    fn pawn_squares<const W: usize>(&self, pos: &Position<W>) -> Bitboard<W> {
+        let mut pawns = Bitboard::EMPTY;
+        for (pc, _) in self.pawn.iter().enumerate().filter(|&(_, &is)| is) {
+            pawns |= pos.by_piece[pc];
+        }
+        pawns
+    }
+
     /// How many of `color`'s pieces stand next to its royal, if it has one only (else 0).
     pub(crate) fn shelter_count<const W: usize>(
         &self,
@@ -789,6 +836,28 @@ fn slide_reach<const W: usize>(
         squares |= reached;
     }
     (count as i32, squares)
+}
+
+/// `slide_reach`'s count, and the squares the piece's capturing slides attack through
+/// `occ` (own pieces included, unlimited: the siege's attacks, `safety.rs`), in one walk.
+#[inline]
+fn slide_reach_and_attacks<const W: usize>(
+    game: &Game<W>,
+    pc: usize,
+    sq: usize,
+    occ: Bitboard<W>,
+    limit: Bitboard<W>,
+    own: Bitboard<W>,
+) -> (i32, Bitboard<W>) {
+    let (mut count, mut attacked) = (0, Bitboard::EMPTY);
+    for s in &game.tables[pc].slides {
+        let targets = game.slide_targets(s, sq, occ);
+        count += (targets & limit).andnot(own).count();
+        if s.mode != Mode::Move {
+            attacked |= targets;
+        }
+    }
+    (count as i32, attacked)
 }
 
 /// The squares piece `pc` on `sq` reaches by its leaps and steps: empty squares it may

@@ -86,6 +86,8 @@ pub struct Params {
     /// The attack on a lone royal's zone, in percent of its formula (`danger.rs`); 0: not
     /// counted.
     pub royal_danger: i32,
+    /// The siege of a lone royal, in percent of its model (`safety.rs`); 0: not counted.
+    pub royal_safety: i32,
     /// What the pawns control (`control.rs`): per square a piece reaches that an opponent
     /// pawn attacks...
     pub unsafe_reach: i32,
@@ -213,6 +215,7 @@ impl Params {
             isolated: section.isolated.filter(|_| tuned).unwrap_or(0),
             // Not counted unless the definition says so: it is a loss in some games.
             royal_danger: section.royal_danger.filter(|_| tuned).unwrap_or(0),
+            royal_safety: section.royal_safety.filter(|_| tuned).unwrap_or(0),
             // Nor what the pawns control: an untuned game evaluates as before.
             unsafe_reach: section.unsafe_reach.filter(|_| tuned).unwrap_or(0),
             pawn_threat: section.pawn_threat.filter(|_| tuned).unwrap_or(0),
@@ -224,7 +227,7 @@ impl Params {
 
     /// Every number as one flat vector: `PER_PIECE` per piece type, then shelter, tempo,
     /// the `few_pieces` weights, then passed, doubled and isolated, then the royal danger
-    /// percentage, then the five pawn-control weights (`CONTROL_TERMS`), then each piece
+    /// and royal safety percentages, then the five pawn-control weights (`CONTROL_TERMS`), then each piece
     /// type's square table, then each piece type's endgame numbers (`ENDGAME_TERMS`; the
     /// tuner's parameter vector).
     pub fn to_vector(&self) -> Vec<f64> {
@@ -245,6 +248,7 @@ impl Params {
         v.extend(self.few_pieces.iter().map(|&w| w as f64));
         v.extend([self.passed, self.doubled as f64, self.isolated as f64]);
         v.push(self.royal_danger as f64);
+        v.push(self.royal_safety as f64);
         v.extend(self.control().map(|w| w as f64));
         for p in &self.pieces {
             v.extend(&p.squares);
@@ -309,6 +313,7 @@ impl Params {
             doubled: int(pawn(DOUBLED)),
             isolated: int(pawn(ISOLATED)),
             royal_danger: int(v[danger_index(types)]).clamp(0, ROYAL_DANGER_MAX),
+            royal_safety: int(v[safety_index(types)]).clamp(0, ROYAL_DANGER_MAX),
             unsafe_reach: control(UNSAFE_REACH),
             pawn_threat: control(PAWN_THREAT),
             open_file: control(OPEN_FILE),
@@ -383,7 +388,12 @@ pub fn danger_index(types: usize) -> usize {
     types * PER_PIECE + 2 + FEW_PIECES + PAWN_TERMS
 }
 
-/// How many pawn-control numbers follow the royal danger percentage, and their order.
+/// Index of the royal safety percentage in the flat vector, after the royal danger's.
+pub fn safety_index(types: usize) -> usize {
+    danger_index(types) + 1
+}
+
+/// How many pawn-control numbers follow the royal safety percentage, and their order.
 pub const CONTROL_TERMS: usize = 5;
 pub const UNSAFE_REACH: usize = 0;
 pub const PAWN_THREAT: usize = 1;
@@ -394,7 +404,7 @@ pub const SPACE: usize = 4;
 /// Index of pawn-control number `term` (`UNSAFE_REACH` ... `SPACE`) in the flat
 /// vector.
 pub fn control_index(types: usize, term: usize) -> usize {
-    danger_index(types) + 1 + term
+    safety_index(types) + 1 + term
 }
 
 /// Index of the square table's entry of piece type `t` on `own` (the square seen from

@@ -232,6 +232,10 @@ pub struct EvalSpec {
     /// away, worth the square of their attack units); `None` or 0: not counted. `kirin
     /// tune` fits it; a game sets it where games showed it gains (Sho: `docs/search.md`).
     pub royal_danger: Option<i32>,
+    /// How much the siege of a lone royal counts, in percent of kirin's model
+    /// (`eval/safety.rs`: attackers of its ring, weak ring squares, safe and unsafe
+    /// checks, attacks on its flank); `None` or 0: not counted.
+    pub royal_safety: Option<i32>,
     /// What the pawns control (`eval/control.rs`; 0 when missing): centipawns per square
     /// a piece reaches that an opponent pawn attacks...
     pub unsafe_reach: Option<i32>,
@@ -589,6 +593,7 @@ struct RawEval {
     isolated: Option<i64>,
     mating_pieces: Option<i64>,
     royal_danger: Option<i64>,
+    royal_safety: Option<i64>,
     unsafe_reach: Option<i64>,
     pawn_threat: Option<i64>,
     open_file: Option<i64>,
@@ -901,6 +906,7 @@ fn inherit_eval(parent: &RawVariant, child: &RawVariant) -> Option<RawEval> {
         isolated: child_eval.isolated.or(merged.isolated),
         mating_pieces: child_eval.mating_pieces.or(merged.mating_pieces),
         royal_danger: child_eval.royal_danger.or(merged.royal_danger),
+        royal_safety: child_eval.royal_safety.or(merged.royal_safety),
         unsafe_reach: child_eval.unsafe_reach.or(merged.unsafe_reach),
         pawn_threat: child_eval.pawn_threat.or(merged.pawn_threat),
         open_file: child_eval.open_file.or(merged.open_file),
@@ -975,6 +981,10 @@ fn check_eval(
     spec.royal_danger = raw
         .royal_danger
         .map(|v| int("royal_danger", v, 0, ROYAL_DANGER_MAX as i64))
+        .transpose()?;
+    spec.royal_safety = raw
+        .royal_safety
+        .map(|v| int("royal_safety", v, 0, ROYAL_DANGER_MAX as i64))
         .transpose()?;
     let weight = |key: &str, v: Option<i64>| {
         v.map(|v| int(key, v, -EVAL_VALUE_MAX, EVAL_VALUE_MAX))

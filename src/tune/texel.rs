@@ -23,7 +23,8 @@ use crate::eval::has_pawns;
 use crate::eval::params::{
     CONTROL_TERMS, DOUBLED, ENDGAME_TERMS, HALF_OPEN_FILE, ISOLATED, OPEN_FILE, PASSED, PAWN_TERMS,
     PAWN_THREAT, PER_PIECE, Params, SPACE, UNSAFE_REACH, VALUE, control_index, danger_index,
-    endgame_index, few_pieces_index, pawn_index, shelter_index, square_index, tempo_index,
+    endgame_index, few_pieces_index, pawn_index, safety_index, shelter_index, square_index,
+    tempo_index,
 };
 use crate::rules::Game;
 use crate::rules::spec::{BareKing, FEW_PIECES, ROYAL_DANGER_MAX};
@@ -325,7 +326,7 @@ fn frozen<const W: usize>(
 }
 
 /// The names `--keep` knows: first the per-piece terms, in their order in a piece's block.
-const TERMS: [&str; 23] = [
+const TERMS: [&str; 24] = [
     "value",
     "centre",
     "advance",
@@ -340,6 +341,7 @@ const TERMS: [&str; 23] = [
     "doubled",
     "isolated",
     "royal_danger",
+    "royal_safety",
     "unsafe_reach",
     "pawn_threat",
     "open_file",
@@ -365,6 +367,7 @@ fn keep<const W: usize>(game: &Game<W>, mut frozen: Vec<bool>, kept: &[String]) 
             "doubled" => vec![pawn_index(types, DOUBLED)],
             "isolated" => vec![pawn_index(types, ISOLATED)],
             "royal_danger" => vec![danger_index(types)],
+            "royal_safety" => vec![safety_index(types)],
             "unsafe_reach" => vec![control_index(types, UNSAFE_REACH)],
             "pawn_threat" => vec![control_index(types, PAWN_THREAT)],
             "open_file" => vec![control_index(types, OPEN_FILE)],
@@ -432,6 +435,7 @@ fn bounds<const W: usize>(game: &Game<W>, params: &Params) -> Vec<(f64, f64)> {
         bounds[few_pieces_index(game.types, n)].1 = 0.0;
     }
     bounds[danger_index(game.types)] = (0.0, ROYAL_DANGER_MAX as f64);
+    bounds[safety_index(game.types)] = (0.0, ROYAL_DANGER_MAX as f64);
     let tables = square_index(types, squares, 0, 0)..endgame_index(types, squares, 0, 0);
     for b in &mut bounds[tables] {
         *b = (-SQUARE_MAX, SQUARE_MAX);
@@ -452,9 +456,10 @@ const SQUARE_MAX: f64 = 500.0;
 /// `squares_pull` (`--squares-pull`).
 fn pull(params: &Params, squares_pull: f64) -> Vec<f64> {
     let danger = danger_index(params.pieces.len());
+    let safety = safety_index(params.pieces.len());
     (0..params.len())
         .map(|i| {
-            if is_value(params, i) || is_endgame_value(params, i) || i == danger {
+            if is_value(params, i) || is_endgame_value(params, i) || i == danger || i == safety {
                 WEAK_PULL
             } else if is_square(params, i) {
                 squares_pull
@@ -600,6 +605,9 @@ pub fn section_text<const W: usize>(game: &Game<W>, params: &Params) -> String {
     }
     if params.royal_danger != 0 || game.spec.eval.royal_danger.is_some() {
         out += &format!("  royal_danger = {}\n", params.royal_danger);
+    }
+    if params.royal_safety != 0 || game.spec.eval.royal_safety.is_some() {
+        out += &format!("  royal_safety = {}\n", params.royal_safety);
     }
     if has_pawns(game) {
         out += &format!(
