@@ -117,7 +117,8 @@ impl Eval {
                 let (count, slid) = if game.tables[pc].slides.is_empty() {
                     (0, Bitboard::EMPTY)
                 } else {
-                    slide_reach(game, pc, sq, seen, limit, own)
+                    let reach = slide_reach(game, pc, sq, seen, limit, own);
+                    (reach.count, reach.squares)
                 };
                 sum.dense[base + PIECE_MOBILITY] += sign(color) * count as f64;
                 let leapt = leap_squares(game, pc, sq, occ, limit, theirs);

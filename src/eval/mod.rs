@@ -396,17 +396,10 @@ impl Eval {
                     // Only the counts, and only where they weigh (most pieces of most
                     // games: neither).
                     if self.mobility[pc] != 0 {
-                        if siege.is_some() {
-                            // The siege needs the slides' attacks: one walk for both.
-                            let (count, attacked) =
-                                slide_reach_and_attacks(game, pc, sq, seen, limit, own);
-                            score[color] += self.mobility[pc] * count;
-                            slid = Some(attacked);
-                        } else {
-                            // The squares, unused here, are not kept.
-                            let (count, _) = slide_reach(game, pc, sq, seen, limit, own);
-                            score[color] += self.mobility[pc] * count;
-                        }
+                        let reach = slide_reach(game, pc, sq, seen, limit, own);
+                        score[color] += self.mobility[pc] * reach.count;
+                        // The siege takes the slides' attacks from the same walk.
+                        slid = Some(reach.attacked);
                     }
                     if self.leaps[pc] != 0 {
                         let leapt = leap_squares(game, pc, sq, occ, limit, theirs);
@@ -501,7 +494,8 @@ impl Eval {
     ) -> i32 {
         let piece = &self.params.pieces[type_of_piece(pc)];
         let (count, slid) = if piece.slides {
-            slide_reach(game, pc, sq, view.seen, view.limit, view.own)
+            let reach = slide_reach(game, pc, sq, view.seen, view.limit, view.own);
+            (reach.count, reach.squares)
         } else {
             (0, Bitboard::EMPTY)
         };
@@ -816,10 +810,22 @@ pub fn has_pawns<const W: usize>(game: &Game<W>) -> bool {
     (0..2 * game.types).any(|pc| pawns::is_pawn(game, pc))
 }
 
-/// The squares piece `pc` on `sq` reaches by its slides, through `occ`, within `limit`,
-/// not onto its own pieces `own` (the evaluation's mobility): their number, each slide's
-/// counted apart (a square two slides reach counts twice, as it always has), and the
-/// squares themselves.
+/// What a piece's slides reach and attack (`slide_reach`).
+struct SlideReach<const W: usize> {
+    /// The squares reached within the limit, not onto its own pieces (the evaluation's
+    /// mobility), each slide's counted apart (a square two slides reach counts twice,
+    /// as it always has)...
+    count: i32,
+    /// ...those squares...
+    squares: Bitboard<W>,
+    /// ...and the squares its capturing slides attack, own pieces included and the
+    /// limit left aside (the siege's attacks, `safety.rs`).
+    attacked: Bitboard<W>,
+}
+
+/// What piece `pc` on `sq` reaches and attacks by its slides, through `occ`, within
+/// `limit`, its own pieces being `own`: one walk of each slide for the mobility and the
+/// siege (a caller's unused part costs an OR a slide).
 #[inline]
 fn slide_reach<const W: usize>(
     game: &Game<W>,
@@ -828,36 +834,22 @@ fn slide_reach<const W: usize>(
     occ: Bitboard<W>,
     limit: Bitboard<W>,
     own: Bitboard<W>,
-) -> (i32, Bitboard<W>) {
-    let (mut count, mut squares) = (0, Bitboard::EMPTY);
-    for s in &game.tables[pc].slides {
-        let reached = (game.slide_targets(s, sq, occ) & limit).andnot(own);
-        count += reached.count();
-        squares |= reached;
-    }
-    (count as i32, squares)
-}
-
-/// `slide_reach`'s count, and the squares the piece's capturing slides attack through
-/// `occ` (own pieces included, unlimited: the siege's attacks, `safety.rs`), in one walk.
-#[inline]
-fn slide_reach_and_attacks<const W: usize>(
-    game: &Game<W>,
-    pc: usize,
-    sq: usize,
-    occ: Bitboard<W>,
-    limit: Bitboard<W>,
-    own: Bitboard<W>,
-) -> (i32, Bitboard<W>) {
-    let (mut count, mut attacked) = (0, Bitboard::EMPTY);
+) -> SlideReach<W> {
+    let mut reach = SlideReach {
+        count: 0,
+        squares: Bitboard::EMPTY,
+        attacked: Bitboard::EMPTY,
+    };
     for s in &game.tables[pc].slides {
         let targets = game.slide_targets(s, sq, occ);
-        count += (targets & limit).andnot(own).count();
+        let reached = (targets & limit).andnot(own);
+        reach.count += reached.count() as i32;
+        reach.squares |= reached;
         if s.mode != Mode::Move {
-            attacked |= targets;
+            reach.attacked |= targets;
         }
     }
-    (count as i32, attacked)
+    reach
 }
 
 /// The squares piece `pc` on `sq` reaches by its leaps and steps: empty squares it may
