@@ -1831,18 +1831,24 @@ start = "k4/5/5/5/4K w - - 0 1"
             eval_problem(&carrying),
             EvalProblem::MatingPiecesUncountable
         );
-        // royal_danger: a percentage of the formula, 0 to 400.
-        let specs = parse_definitions(&with_eval("royal_danger = 100")).unwrap();
-        assert_eq!(specs[0].eval.royal_danger, Some(100));
-        assert_eq!(
-            eval_problem(&with_eval("royal_danger = 401")),
-            EvalProblem::OutOfRange {
-                key: "royal_danger".into(),
-                value: 401.0,
-                min: 0.0,
-                max: 400.0
-            }
-        );
+        // royal_danger and royal_safety: percentages of their models, 0 to 400.
+        for key in ["royal_danger", "royal_safety"] {
+            let specs = parse_definitions(&with_eval(&format!("{key} = 100"))).unwrap();
+            let percent = match key {
+                "royal_danger" => specs[0].eval.royal_danger,
+                _ => specs[0].eval.royal_safety,
+            };
+            assert_eq!(percent, Some(100));
+            assert_eq!(
+                eval_problem(&with_eval(&format!("{key} = 401"))),
+                EvalProblem::OutOfRange {
+                    key: key.into(),
+                    value: 401.0,
+                    min: 0.0,
+                    max: 400.0
+                }
+            );
+        }
         // The pawn-control weights: whole centipawns, read by their names.
         let control =
             "unsafe_reach = -3\npawn_threat = 40\nopen_file = 25\nhalf_open_file = 10\nspace = 7";

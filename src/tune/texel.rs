@@ -76,7 +76,8 @@ pub struct TuneArgs {
     /// Terms the fit leaves as they start, by their names in the section (`value`,
     /// `centre`, `advance`, `promotion`, `mobility`, `leaps`, `attack` for every piece;
     /// `tempo`, `shelter`, `few_pieces`, `passed`, `doubled`, `isolated`, `royal_danger`,
-    /// `unsafe_reach`, `pawn_threat`, `open_file`, `half_open_file`, `space`):
+    /// `royal_safety`, `unsafe_reach`, `pawn_threat`, `open_file`, `half_open_file`,
+    /// `space`):
     /// a term that is 0 and stays 0 costs the evaluation nothing.
     #[arg(long, value_delimiter = ',', value_name = "TERM,...")]
     pub keep: Vec<String>,
