@@ -384,6 +384,48 @@ mod tests {
         assert_eq!(besieged[BLACK.index()], 0);
     }
 
+    /// `fen` with the board turned upside down and the colours swapped (the board and
+    /// the side to move; no castling or en passant in the games it is used for).
+    fn flipped(fen: &str) -> String {
+        let mut fields = fen.split(' ');
+        let board: Vec<String> = fields
+            .next()
+            .unwrap()
+            .split('/')
+            .rev()
+            .map(|rank| {
+                rank.chars()
+                    .map(|c| match c.is_ascii_uppercase() {
+                        true => c.to_ascii_lowercase(),
+                        false => c.to_ascii_uppercase(),
+                    })
+                    .collect()
+            })
+            .collect();
+        let side = if fields.next() == Some("w") { "b" } else { "w" };
+        format!("{} {side} - - 0 1", board.join("/"))
+    }
+
+    fn check_colour_symmetry<const W: usize>(g: &Game<W>) {
+        let mut seen = std::collections::HashSet::new();
+        for pos in crate::rules::random_lines::random_positions(g, 150, 11) {
+            let fen = pos.to_fen(g);
+            let (a, b) = (costs_in(g, &fen), costs_in(g, &flipped(&fen)));
+            assert_eq!(a, [b[1], b[0]], "{fen}");
+            seen.extend(a);
+        }
+        // The costs vary along the line, or the mirror would prove little.
+        assert!(seen.len() > 20, "{seen:?}");
+    }
+
+    #[test]
+    fn each_colour_pays_what_the_other_would_in_the_mirrored_position() {
+        // Courier's pieces are all symmetric left to right, so the check squares found
+        // from the royal are exact, and every count must mirror.
+        let any = AnyGame::builtin("courier").unwrap();
+        crate::with_width!(&any, g => check_colour_symmetry(g));
+    }
+
     fn check_layout<const W: usize>(g: &Game<W>) {
         let layout = Layout::new(g);
         let sq = |name: &str| g.geo.parse_square(name).unwrap();
