@@ -114,11 +114,11 @@ impl Eval {
                 sum.shift += self.shift_of(pc, sq, color == us);
                 // Every slider's reach, also where its weight is 0 (the tuner may move
                 // it off 0).
-                let (count, slid) = if game.tables[pc].slides.is_empty() {
-                    (0, Bitboard::EMPTY)
+                let (count, slid, slides_attack) = if game.tables[pc].slides.is_empty() {
+                    (0, Bitboard::EMPTY, Bitboard::EMPTY)
                 } else {
                     let reach = slide_reach(game, pc, sq, seen, limit, own);
-                    (reach.count, reach.squares)
+                    (reach.count, reach.squares, reach.attacked)
                 };
                 sum.dense[base + PIECE_MOBILITY] += sign(color) * count as f64;
                 let leapt = leap_squares(game, pc, sq, occ, limit, theirs);
@@ -134,7 +134,8 @@ impl Eval {
                 if let Some(zone) = zone {
                     danger[color].add(game, pc, sq, seen, limit, zone);
                 }
-                let hit = safety::attacks(game, pc, sq, seen) & limit;
+                // The siege's attacks, from the walk above as `evaluate` takes them.
+                let hit = (game.tables[pc].leap_capture[sq] | slides_attack) & limit;
                 siege.add(game, pc, hit, self.pawn[pc], occ);
             }
         }

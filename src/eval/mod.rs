@@ -415,7 +415,7 @@ impl Eval {
                 if let Some(siege) = siege.as_mut() {
                     let hit = match slid {
                         Some(attacked) => game.tables[pc].leap_capture[sq] | attacked,
-                        None => safety::attacks(game, pc, sq, seen),
+                        None => game.plain_attacks(pc, sq, seen),
                     };
                     siege.add(game, pc, hit & limit, self.pawn[pc], occ);
                 }
@@ -750,11 +750,8 @@ impl Eval {
 
     /// Every pawn on the board, of either side.
     fn pawn_squares<const W: usize>(&self, pos: &Position<W>) -> Bitboard<W> {
-        let mut pawns = Bitboard::EMPTY;
-        for (pc, _) in self.pawn.iter().enumerate().filter(|&(_, &is)| is) {
-            pawns |= pos.by_piece[pc];
-        }
-        pawns
+        let [white, black] = pawns::squares_of(pos, &self.pawn);
+        white | black
     }
 
     /// How many of `color`'s pieces stand next to its royal, if it has one only (else 0).
@@ -845,7 +842,7 @@ fn slide_reach<const W: usize>(
         let reached = (targets & limit).andnot(own);
         reach.count += reached.count() as i32;
         reach.squares |= reached;
-        if s.mode != Mode::Move {
+        if s.mode.can_capture() {
             reach.attacked |= targets;
         }
     }

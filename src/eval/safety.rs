@@ -18,13 +18,12 @@
 //! (docs/tuning.md). Weights are generic: one per attacker, one per safe check of a
 //! slider and one of a leaper, whatever the pieces.
 //!
-//! Attacks are a piece's captures by its leaps, steps and slides; lame and multi-leg
-//! captures are left out, as in `danger.rs`. The squares a piece type checks the royal
+//! Attacks are a piece's captures by its leaps, steps and slides (`Game::plain_attacks`);
+//! lame and multi-leg captures are left out, as in `danger.rs`. The squares a piece type checks the royal
 //! from are the squares the same type of the royal's colour attacks from the royal's
 //! square (exact for pieces whose moves are symmetric left to right).
 
 use crate::core::{Bitboard, Color, color_of_piece, piece_index, type_of_piece};
-use crate::rules::betza::Mode;
 use crate::rules::game::Game;
 
 /// Attack units: per attacker of the ring, times the number of attackers (pawns that
@@ -140,7 +139,7 @@ impl Layout {
                 game.tables[pc]
                     .slides
                     .iter()
-                    .any(|s| s.mode != Mode::Move && (s.max == 0 || s.max > 1))
+                    .any(|s| s.mode.can_capture() && (s.max == 0 || s.max > 1))
             })
             .collect();
         Layout {
@@ -150,24 +149,6 @@ impl Layout {
             slider,
         }
     }
-}
-
-/// The squares piece `pc` on `sq` attacks, its slides seeing `occ`.
-#[inline(always)]
-pub(crate) fn attacks<const W: usize>(
-    game: &Game<W>,
-    pc: usize,
-    sq: usize,
-    occ: Bitboard<W>,
-) -> Bitboard<W> {
-    let tab = &game.tables[pc];
-    let mut hit = tab.leap_capture[sq];
-    if !tab.slides.is_empty() {
-        for s in tab.slides.iter().filter(|s| s.mode != Mode::Move) {
-            hit |= game.slide_targets(s, sq, occ);
-        }
-    }
-    hit
 }
 
 /// One side's attack on the other's royal, gathered piece by piece.
@@ -212,7 +193,7 @@ impl<'a, const W: usize> Survey<'a, W> {
         let royal = Color::ALL.map(|color| {
             lone[color].map(|k| {
                 let pc = game.royals[color.index()][0];
-                (k, set_of(&layout.ring, k), attacks(game, pc, k, occ))
+                (k, set_of(&layout.ring, k), game.plain_attacks(pc, k, occ))
             })
         });
         Survey {
@@ -271,7 +252,7 @@ impl<'a, const W: usize> Survey<'a, W> {
             let Some((_, from)) = self.current.as_mut() else {
                 return;
             };
-            let from = *from.get_or_insert_with(|| attacks(game, twin, k, occ) & game.valid);
+            let from = *from.get_or_insert_with(|| game.plain_attacks(twin, k, occ) & game.valid);
             siege.checks[siege.check_types - 1].0 |= hit & from;
         }
     }
@@ -293,9 +274,9 @@ impl<'a, const W: usize> Survey<'a, W> {
         };
         let (us, them) = (color.index(), color.opposite().index());
         let siege = &self.siege[them];
-        let weak = self.all[them].andnot(self.twice[us]) & (game.valid.andnot(self.all[us]) | next);
-        let safe = game.valid.andnot(by_color[them])
-            & (game.valid.andnot(self.all[us]) | (weak & self.twice[them]));
+        let unguarded = game.valid.andnot(self.all[us]);
+        let weak = self.all[them].andnot(self.twice[us]) & (unguarded | next);
+        let safe = game.valid.andnot(by_color[them]) & (unguarded | (weak & self.twice[them]));
         let mut units = BASE;
         let mut unsafe_checks = Bitboard::<W>::EMPTY;
         for &(squares, slider) in &siege.checks[..siege.check_types] {
@@ -355,7 +336,7 @@ mod tests {
                 if pawn {
                     pawns.set(sq);
                 }
-                survey.add(g, pc, attacks(g, pc, sq, occ) & g.valid, pawn, occ);
+                survey.add(g, pc, g.plain_attacks(pc, sq, occ) & g.valid, pawn, occ);
             }
         }
         Color::ALL.map(|c| survey.cost(g, &pos.by_color, pawns, c, (256, 256), 100))

@@ -589,10 +589,27 @@ impl<const W: usize> Game<W> {
     /// The squares the leaps and capturing slides of `tab` could take on from `from`,
     /// whatever stands on the way.
     fn plain_reach_from(&self, tab: &PieceTables<W>, from: usize) -> Bitboard<W> {
-        let slides = tab.slides.iter().filter(|s| s.mode.can_capture());
-        slides.fold(tab.leap_capture[from], |b, s| {
-            b | self.slide_targets(s, from, Bitboard::EMPTY)
-        })
+        self.plain_attacks_of(tab, from, Bitboard::EMPTY)
+    }
+
+    /// The squares piece `pc` on `from` attacks by its leaps, steps and capturing slides,
+    /// the slides stopping at the first piece of `occ` (which they attack, of either
+    /// colour); lame and multi-leg moves are left out. The evaluation's attack maps.
+    #[inline(always)]
+    pub fn plain_attacks(&self, pc: usize, from: usize, occ: Bitboard<W>) -> Bitboard<W> {
+        self.plain_attacks_of(&self.tables[pc], from, occ)
+    }
+
+    #[inline(always)]
+    fn plain_attacks_of(&self, tab: &PieceTables<W>, from: usize, occ: Bitboard<W>) -> Bitboard<W> {
+        let mut attacks = tab.leap_capture[from];
+        // Most pieces of most games only leap and step: no slide to look at.
+        if !tab.slides.is_empty() {
+            for s in tab.slides.iter().filter(|s| s.mode.can_capture()) {
+                attacks |= self.slide_targets(s, from, occ);
+            }
+        }
+        attacks
     }
 
     /// Whether a piece of type `t` and colour `color` on `sq` may make its `i` moves: on
