@@ -92,9 +92,12 @@ impl<const W: usize> Game<W> {
     /// kirin's name of the square named `text` in USI, if it is one of the board.
     fn coordinate_square(&self, text: &str) -> Option<String> {
         let g = &self.geo;
-        let (digits, letter) = text.split_at(text.len().checked_sub(1)?);
+        // The rank letter is the last character; the text is untrusted and may not be ASCII.
+        let (digits, letter) = text.split_at(text.char_indices().last()?.0);
         let file: usize = digits.parse().ok()?;
-        let letter = *letter.as_bytes().first()?;
+        let &[letter] = letter.as_bytes() else {
+            return None;
+        };
         if !(1..=g.width).contains(&file) || !letter.is_ascii_lowercase() {
             return None;
         }
@@ -329,6 +332,9 @@ mod tests {
                 "lfcsgekgscfl/a1b1txot1b1a/mvrhdqndhrvm/pppppppppppp/3i4i3/12/12/3I4I3/PPPPPPPPPPPP/MVRHDNQDHRVM/A1B1TOXT1B1A/LFCSGKEGSCFL b - 0",
                 "lfcsgekgscfl/a1b1txot1b1a/mvrhdqndhrvm/pppppppppppp/3i4i3/12/12/3I4I3/PPPPPPPPPPPP/MVRHDNQDHRVM/A1B1TOXT1B1A/LFCSGKEGSCFL[P] b - 1",
                 "lfcsgekgscfl/a1b1txot1b1a/mvrhdqndhrvm/pppppppppppp/3i4i3/12/12/3I4I3/PPPPPPPPPPPP/MVRHDNQDHRVM/A1B1TOXT1B1A/LFCSGKEGSCFL b - 1 x",
+                // Found by the fuzzer: a third field ending in a character of several bytes.
+                "lfcsgekgscfl/a1b1txot1b1a/mvrhdqndhrvm/pppppppppppp/3i4i3/12/12/3I4I3/PPPPPPPPPPPP/MVRHDNQDHRVM/A1B1TOXT1B1A/LFCSGKEGSCFL b 6\u{e9} 1",
+                "lfcsgekgscfl/a1b1txot1b1a/mvrhdqndhrvm/pppppppppppp/3i4i3/12/12/3I4I3/PPPPPPPPPPPP/MVRHDNQDHRVM/A1B1TOXT1B1A/LFCSGKEGSCFL b \u{e9} 1",
             ] {
                 assert!(g.parse_sfen(bad).is_err(), "{bad}");
             }
