@@ -10,11 +10,11 @@ use super::params::{
     ADVANCE, ATTACK, CENTRE, DOUBLED, HALF_OPEN_FILE, ISOLATED, LEAPS, OPEN_FILE, PASSED,
     PAWN_THREAT, PER_PIECE, PIECE_MOBILITY, PROMOTION, SPACE, UNSAFE_REACH, VALUE, control_index,
     danger_index, endgame_index, few_pieces_index, pawn_index, safety_index, shelter_index,
-    square_index, tempo_index,
+    square_index, tempo_index, threats_index,
 };
 use super::{
     Danger, Eval, IMMOBILE_SHARE, PHASE_FULL, centre, control, leap_squares, pawns, progress,
-    safety, slide_reach,
+    safety, slide_reach, threats,
 };
 use crate::core::{BLACK, Bitboard, Color, WHITE, color_of_piece, piece_index, type_of_piece};
 use crate::rules::game::Game;
@@ -155,6 +155,21 @@ impl Eval {
             let full = cost(100) as f64;
             sum.dense[safety_index(types)] -= sign(color) * full / 100.0;
             sum.fixed -= sign(color) * (cost(percent) as f64 - full * percent as f64 / 100.0);
+        }
+        // The threats of each side, also where their weight is 0.
+        let percent = self.params.threats;
+        let sides = threats::Sides {
+            pos,
+            values: &self.values,
+            pawns: pawns::squares_of(pos, &self.pawn),
+            royals: &royals,
+        };
+        for color in Color::ALL {
+            let worth =
+                |p| threats::worth(&siege, game, &self.safety, &sides, color, phase_share, p);
+            let full = worth(100) as f64;
+            sum.dense[threats_index(types)] += sign(color) * full / 100.0;
+            sum.fixed += sign(color) * (worth(percent) as f64 - full * percent as f64 / 100.0);
         }
         if game.stacks.exist {
             for (sq, &code) in pos.carried.iter().enumerate() {
@@ -359,6 +374,7 @@ mod tests {
         // Not a multiple of 100: the rounding of the attack's worth shows too.
         p.royal_danger = 137;
         p.royal_safety = 71;
+        p.threats = 83;
         // Space's worth is rounded from a fraction of the weight.
         p.space = 13;
         p

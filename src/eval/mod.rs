@@ -27,6 +27,7 @@ pub mod params;
 mod pawn_cache;
 mod pawns;
 mod safety;
+mod threats;
 pub use pawn_cache::PawnCache;
 use pawn_cache::PawnSummary;
 
@@ -245,6 +246,7 @@ impl Eval {
                 }
             })
             .collect();
+        let safety = safety::Layout::new(game, &values);
         let phase_start = Position::from_fen(game, &game.spec.start)
             .map(|start| weigh_phase(&phase_weight, &start))
             .unwrap_or(0);
@@ -288,7 +290,7 @@ impl Eval {
             } else {
                 1
             },
-            safety: safety::Layout::new(game),
+            safety,
             // The definition allows it only where no piece is carried or dropped.
             mating_pieces: game.spec.eval.mating_pieces.unwrap_or(0),
         }
@@ -332,8 +334,15 @@ impl Eval {
             [None; 2]
         };
         let mut danger = [Danger::default(); 2];
-        let mut siege = (self.params.royal_safety != 0)
-            .then(|| safety::Survey::new(game, &self.safety, &lone, occ));
+        // Every piece's attacks, where the siege of a royal or the threats weigh; the
+        // siege itself only where it weighs.
+        let besieged = if self.params.royal_safety != 0 {
+            lone
+        } else {
+            [None; 2]
+        };
+        let mut siege = (self.params.royal_safety != 0 || self.params.threats != 0)
+            .then(|| safety::Survey::new(game, &self.safety, &besieged, occ));
         // What the pawns decide, only where their structure or what they control counts;
         // the squares they attack, only where what they control counts.
         let summary = (self.pawn_terms || self.control_terms).then(|| {
@@ -424,19 +433,8 @@ impl Eval {
         for (s, d) in score.iter_mut().zip(danger) {
             *s += d.worth(self.params.royal_danger);
         }
-        if let Some(siege) = siege {
-            let phase = (self.phase(pos), PHASE_FULL);
-            let pawns = self.pawn_squares(pos);
-            for (color, s) in Color::ALL.into_iter().zip(score.iter_mut()) {
-                *s -= siege.cost(
-                    game,
-                    &pos.by_color,
-                    pawns,
-                    color,
-                    phase,
-                    self.params.royal_safety,
-                );
-            }
+        if let Some(survey) = siege {
+            self.add_survey(game, pos, &survey, &royals, &mut score);
         }
         if game.stacks.exist {
             self.add_passengers(pos, &mut score, &mut shift);
@@ -478,6 +476,37 @@ impl Eval {
             }
         }
         score[pos.side] - score[pos.side.opposite()] + self.tempo
+    }
+
+    /// What the survey of every piece's attacks finds: the siege of each royal and each
+    /// side's threats, each where it weighs.
+    #[inline(never)]
+    fn add_survey<const W: usize>(
+        &self,
+        game: &Game<W>,
+        pos: &Position<W>,
+        survey: &safety::Survey<W>,
+        royals: &[Bitboard<W>; 2],
+        score: &mut [i32; 2],
+    ) {
+        let phase = (self.phase(pos), PHASE_FULL);
+        let pawns = pawns::squares_of(pos, &self.pawn);
+        let sides = threats::Sides {
+            pos,
+            values: &self.values,
+            pawns,
+            royals,
+        };
+        for (color, s) in Color::ALL.into_iter().zip(score.iter_mut()) {
+            let p = &self.params;
+            if p.royal_safety != 0 {
+                let all_pawns = pawns[0] | pawns[1];
+                *s -= survey.cost(game, &pos.by_color, all_pawns, color, phase, p.royal_safety);
+            }
+            if p.threats != 0 {
+                *s += threats::worth(survey, game, &self.safety, &sides, color, phase, p.threats);
+            }
+        }
     }
 
     /// The mobility, leap reach and unsafe reach of `pc` on `sq`, where the squares

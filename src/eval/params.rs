@@ -88,6 +88,8 @@ pub struct Params {
     pub royal_danger: i32,
     /// The siege of a lone royal, in percent of its model (`safety.rs`); 0: not counted.
     pub royal_safety: i32,
+    /// The threats on pieces, in percent of their model (`threats.rs`); 0: not counted.
+    pub threats: i32,
     /// What the pawns control (`control.rs`): per square a piece reaches that an opponent
     /// pawn attacks...
     pub unsafe_reach: i32,
@@ -216,6 +218,7 @@ impl Params {
             // Not counted unless the definition says so: it is a loss in some games.
             royal_danger: section.royal_danger.filter(|_| tuned).unwrap_or(0),
             royal_safety: section.royal_safety.filter(|_| tuned).unwrap_or(0),
+            threats: section.threats.filter(|_| tuned).unwrap_or(0),
             // Nor what the pawns control: an untuned game evaluates as before.
             unsafe_reach: section.unsafe_reach.filter(|_| tuned).unwrap_or(0),
             pawn_threat: section.pawn_threat.filter(|_| tuned).unwrap_or(0),
@@ -227,7 +230,7 @@ impl Params {
 
     /// Every number as one flat vector: `PER_PIECE` per piece type, then shelter, tempo,
     /// the `few_pieces` weights, then passed, doubled and isolated, then the royal danger
-    /// and royal safety percentages, then the five pawn-control weights (`CONTROL_TERMS`), then each piece
+    /// and royal safety percentages and the threats', then the five pawn-control weights (`CONTROL_TERMS`), then each piece
     /// type's square table, then each piece type's endgame numbers (`ENDGAME_TERMS`; the
     /// tuner's parameter vector).
     pub fn to_vector(&self) -> Vec<f64> {
@@ -249,6 +252,7 @@ impl Params {
         v.extend([self.passed, self.doubled as f64, self.isolated as f64]);
         v.push(self.royal_danger as f64);
         v.push(self.royal_safety as f64);
+        v.push(self.threats as f64);
         v.extend(self.control().map(|w| w as f64));
         for p in &self.pieces {
             v.extend(&p.squares);
@@ -314,6 +318,7 @@ impl Params {
             isolated: int(pawn(ISOLATED)),
             royal_danger: int(v[danger_index(types)]).clamp(0, ROYAL_DANGER_MAX),
             royal_safety: int(v[safety_index(types)]).clamp(0, ROYAL_DANGER_MAX),
+            threats: int(v[threats_index(types)]).clamp(0, ROYAL_DANGER_MAX),
             unsafe_reach: control(UNSAFE_REACH),
             pawn_threat: control(PAWN_THREAT),
             open_file: control(OPEN_FILE),
@@ -393,7 +398,12 @@ pub fn safety_index(types: usize) -> usize {
     danger_index(types) + 1
 }
 
-/// How many pawn-control numbers follow the royal safety percentage, and their order.
+/// Index of the threats' percentage in the flat vector, after the royal safety's.
+pub fn threats_index(types: usize) -> usize {
+    safety_index(types) + 1
+}
+
+/// How many pawn-control numbers follow the threats' percentage, and their order.
 pub const CONTROL_TERMS: usize = 5;
 pub const UNSAFE_REACH: usize = 0;
 pub const PAWN_THREAT: usize = 1;
@@ -404,7 +414,7 @@ pub const SPACE: usize = 4;
 /// Index of pawn-control number `term` (`UNSAFE_REACH` ... `SPACE`) in the flat
 /// vector.
 pub fn control_index(types: usize, term: usize) -> usize {
-    safety_index(types) + 1 + term
+    threats_index(types) + 1 + term
 }
 
 /// Index of the square table's entry of piece type `t` on `own` (the square seen from

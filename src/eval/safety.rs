@@ -23,6 +23,7 @@
 //! from are the squares the same type of the royal's colour attacks from the royal's
 //! square (exact for pieces whose moves are symmetric left to right).
 
+use super::threats;
 use crate::core::{Bitboard, Color, color_of_piece, piece_index, type_of_piece};
 use crate::rules::game::Game;
 
@@ -64,7 +65,7 @@ const PAWNLESS_FLANK: i32 = 28;
 /// last entry.
 const CHECKERS: usize = 8;
 
-/// What the siege needs of a game, built once. The evaluation's tables serve every
+/// What the survey needs of a game, built once. The evaluation's tables serve every
 /// board width, so the bitboards are kept as their words (`W` per set, the width the
 /// layout was built for) and read back as `Bitboard<W>`.
 pub(crate) struct Layout {
@@ -77,6 +78,9 @@ pub(crate) struct Layout {
     camp: [Vec<u64>; 2],
     /// Per piece index: whether it gives check by a slide of more than one step.
     slider: Vec<bool>,
+    /// Per piece index: its class of value (`threats::classes`), `threats::NO_CLASS`
+    /// for pawns and royals.
+    pub(crate) class: Vec<u8>,
 }
 
 /// Set `i` of the words `sets`.
@@ -88,7 +92,8 @@ fn set_of<const W: usize>(sets: &[u64], i: usize) -> Bitboard<W> {
 }
 
 impl Layout {
-    pub(crate) fn new<const W: usize>(game: &Game<W>) -> Layout {
+    /// The layout of `game`, whose piece types are worth `values`.
+    pub(crate) fn new<const W: usize>(game: &Game<W>, values: &[i32]) -> Layout {
         let g = &game.geo;
         let (w, h) = (g.width as i32, g.height as i32);
         let inner = |sq: usize| {
@@ -147,6 +152,7 @@ impl Layout {
             flank: words(flank),
             camp,
             slider,
+            class: threats::classes(game, values),
         }
     }
 }
@@ -168,11 +174,15 @@ struct Siege<const W: usize> {
 pub(crate) struct Survey<'a, const W: usize> {
     layout: &'a Layout,
     /// Per side: the squares it attacks, those it attacks twice or more, those its pawns
-    /// attack and those they attack twice.
-    all: [Bitboard<W>; 2],
-    twice: [Bitboard<W>; 2],
-    pawns: [Bitboard<W>; 2],
+    /// attack and those they attack twice...
+    pub(crate) all: [Bitboard<W>; 2],
+    pub(crate) twice: [Bitboard<W>; 2],
+    pub(crate) pawns: [Bitboard<W>; 2],
     pawns_twice: [Bitboard<W>; 2],
+    /// ...those its royals attack, and those its other pieces of each class of value
+    /// attack (`threats.rs`).
+    pub(crate) royals: [Bitboard<W>; 2],
+    pub(crate) by_class: [[Bitboard<W>; threats::CLASSES]; 2],
     /// Per side: its lone royal's square, its ring and the squares next to it.
     royal: [Option<(usize, Bitboard<W>, Bitboard<W>)>; 2],
     siege: [Siege<W>; 2],
@@ -202,6 +212,8 @@ impl<'a, const W: usize> Survey<'a, W> {
             twice: [Bitboard::EMPTY; 2],
             pawns: [Bitboard::EMPTY; 2],
             pawns_twice: [Bitboard::EMPTY; 2],
+            royals: [Bitboard::EMPTY; 2],
+            by_class: [[Bitboard::EMPTY; threats::CLASSES]; 2],
             royal,
             siege: [Siege::default(); 2],
             current: None,
@@ -228,8 +240,10 @@ impl<'a, const W: usize> Survey<'a, W> {
             return;
         }
         if game.is_royal[pc] {
+            self.royals[c] |= hit;
             return;
         }
+        self.by_class[c][self.layout.class[pc] as usize] |= hit;
         let Some((k, ring, next)) = self.royal[color.opposite().index()] else {
             return;
         };
@@ -316,28 +330,38 @@ impl<'a, const W: usize> Survey<'a, W> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::core::{BLACK, WHITE};
     use crate::rules::position::Position;
     use crate::variants::AnyGame;
 
-    /// What the siege of each side's royal costs it in `fen`, at 100%, the board full.
-    fn costs_in<const W: usize>(g: &Game<W>, fen: &str) -> [i32; 2] {
-        let layout = Layout::new(g);
-        let pos = Position::from_fen(g, fen).unwrap();
+    /// The survey of every piece of `pos` (the first royal of each side taken as lone).
+    pub(crate) fn surveyed<'a, const W: usize>(
+        g: &Game<W>,
+        layout: &'a Layout,
+        pos: &Position<W>,
+    ) -> Survey<'a, W> {
         let occ = pos.occupied();
         let lone = Color::ALL.map(|c| pos.royals(g, c).first());
-        let mut survey = Survey::new(g, &layout, &lone, occ);
-        let mut pawns = Bitboard::EMPTY;
+        let mut survey = Survey::new(g, layout, &lone, occ);
         for pc in 0..2 * g.types {
             for sq in pos.by_piece[pc] {
-                let pawn = g.is_pawn[pc];
-                if pawn {
-                    pawns.set(sq);
-                }
-                survey.add(g, pc, g.plain_attacks(pc, sq, occ) & g.valid, pawn, occ);
+                let hit = g.plain_attacks(pc, sq, occ) & g.valid;
+                survey.add(g, pc, hit, crate::eval::pawns::is_pawn(g, pc), occ);
             }
+        }
+        survey
+    }
+
+    /// What the siege of each side's royal costs it in `fen`, at 100%, the board full.
+    fn costs_in<const W: usize>(g: &Game<W>, fen: &str) -> [i32; 2] {
+        let layout = Layout::new(g, &vec![100; g.types]);
+        let pos = Position::from_fen(g, fen).unwrap();
+        let survey = surveyed(g, &layout, &pos);
+        let mut pawns = Bitboard::EMPTY;
+        for pc in (0..2 * g.types).filter(|&pc| g.is_pawn[pc]) {
+            pawns |= pos.by_piece[pc];
         }
         Color::ALL.map(|c| survey.cost(g, &pos.by_color, pawns, c, (256, 256), 100))
     }
@@ -367,7 +391,7 @@ mod tests {
 
     /// `fen` with the board turned upside down and the colours swapped (the board and
     /// the side to move; no castling or en passant in the games it is used for).
-    fn flipped(fen: &str) -> String {
+    pub(crate) fn flipped(fen: &str) -> String {
         let mut fields = fen.split(' ');
         let board: Vec<String> = fields
             .next()
@@ -408,7 +432,7 @@ mod tests {
     }
 
     fn check_layout<const W: usize>(g: &Game<W>) {
-        let layout = Layout::new(g);
+        let layout = Layout::new(g, &vec![100; g.types]);
         let sq = |name: &str| g.geo.parse_square(name).unwrap();
         let names = |b: Bitboard<W>| b.into_iter().map(|s| g.geo.name(s)).collect::<Vec<_>>();
         // A royal on h1 is ringed as if on g2.

@@ -236,6 +236,10 @@ pub struct EvalSpec {
     /// (`eval/safety.rs`: attackers of its ring, weak ring squares, safe and unsafe
     /// checks, attacks on its flank); `None` or 0: not counted.
     pub royal_safety: Option<i32>,
+    /// How much the threats on pieces count, in percent of kirin's model
+    /// (`eval/threats.rs`: pieces attacked by cheaper ones, weak and hanging pieces,
+    /// attacks by safe pawns and by pawns' next steps); `None` or 0: not counted.
+    pub threats: Option<i32>,
     /// What the pawns control (`eval/control.rs`; 0 when missing): centipawns per square
     /// a piece reaches that an opponent pawn attacks...
     pub unsafe_reach: Option<i32>,
@@ -594,6 +598,7 @@ struct RawEval {
     mating_pieces: Option<i64>,
     royal_danger: Option<i64>,
     royal_safety: Option<i64>,
+    threats: Option<i64>,
     unsafe_reach: Option<i64>,
     pawn_threat: Option<i64>,
     open_file: Option<i64>,
@@ -907,6 +912,7 @@ fn inherit_eval(parent: &RawVariant, child: &RawVariant) -> Option<RawEval> {
         mating_pieces: child_eval.mating_pieces.or(merged.mating_pieces),
         royal_danger: child_eval.royal_danger.or(merged.royal_danger),
         royal_safety: child_eval.royal_safety.or(merged.royal_safety),
+        threats: child_eval.threats.or(merged.threats),
         unsafe_reach: child_eval.unsafe_reach.or(merged.unsafe_reach),
         pawn_threat: child_eval.pawn_threat.or(merged.pawn_threat),
         open_file: child_eval.open_file.or(merged.open_file),
@@ -985,6 +991,10 @@ fn check_eval(
     spec.royal_safety = raw
         .royal_safety
         .map(|v| int("royal_safety", v, 0, ROYAL_DANGER_MAX as i64))
+        .transpose()?;
+    spec.threats = raw
+        .threats
+        .map(|v| int("threats", v, 0, ROYAL_DANGER_MAX as i64))
         .transpose()?;
     let weight = |key: &str, v: Option<i64>| {
         v.map(|v| int(key, v, -EVAL_VALUE_MAX, EVAL_VALUE_MAX))
@@ -1831,12 +1841,13 @@ start = "k4/5/5/5/4K w - - 0 1"
             eval_problem(&carrying),
             EvalProblem::MatingPiecesUncountable
         );
-        // royal_danger and royal_safety: percentages of their models, 0 to 400.
-        for key in ["royal_danger", "royal_safety"] {
+        // royal_danger, royal_safety and threats: percentages of their models, 0 to 400.
+        for key in ["royal_danger", "royal_safety", "threats"] {
             let specs = parse_definitions(&with_eval(&format!("{key} = 100"))).unwrap();
             let percent = match key {
                 "royal_danger" => specs[0].eval.royal_danger,
-                _ => specs[0].eval.royal_safety,
+                "royal_safety" => specs[0].eval.royal_safety,
+                _ => specs[0].eval.threats,
             };
             assert_eq!(percent, Some(100));
             assert_eq!(

@@ -24,7 +24,7 @@ use crate::eval::params::{
     CONTROL_TERMS, DOUBLED, ENDGAME_TERMS, HALF_OPEN_FILE, ISOLATED, OPEN_FILE, PASSED, PAWN_TERMS,
     PAWN_THREAT, PER_PIECE, Params, SPACE, UNSAFE_REACH, VALUE, control_index, danger_index,
     endgame_index, few_pieces_index, pawn_index, safety_index, shelter_index, square_index,
-    tempo_index,
+    tempo_index, threats_index,
 };
 use crate::rules::Game;
 use crate::rules::spec::{BareKing, FEW_PIECES, ROYAL_DANGER_MAX};
@@ -76,7 +76,7 @@ pub struct TuneArgs {
     /// Terms the fit leaves as they start, by their names in the section (`value`,
     /// `centre`, `advance`, `promotion`, `mobility`, `leaps`, `attack` for every piece;
     /// `tempo`, `shelter`, `few_pieces`, `passed`, `doubled`, `isolated`, `royal_danger`,
-    /// `royal_safety`, `unsafe_reach`, `pawn_threat`, `open_file`, `half_open_file`,
+    /// `royal_safety`, `threats`, `unsafe_reach`, `pawn_threat`, `open_file`, `half_open_file`,
     /// `space`):
     /// a term that is 0 and stays 0 costs the evaluation nothing.
     #[arg(long, value_delimiter = ',', value_name = "TERM,...")]
@@ -327,7 +327,7 @@ fn frozen<const W: usize>(
 }
 
 /// The names `--keep` knows: first the per-piece terms, in their order in a piece's block.
-const TERMS: [&str; 24] = [
+const TERMS: [&str; 25] = [
     "value",
     "centre",
     "advance",
@@ -343,6 +343,7 @@ const TERMS: [&str; 24] = [
     "isolated",
     "royal_danger",
     "royal_safety",
+    "threats",
     "unsafe_reach",
     "pawn_threat",
     "open_file",
@@ -369,6 +370,7 @@ fn keep<const W: usize>(game: &Game<W>, mut frozen: Vec<bool>, kept: &[String]) 
             "isolated" => vec![pawn_index(types, ISOLATED)],
             "royal_danger" => vec![danger_index(types)],
             "royal_safety" => vec![safety_index(types)],
+            "threats" => vec![threats_index(types)],
             "unsafe_reach" => vec![control_index(types, UNSAFE_REACH)],
             "pawn_threat" => vec![control_index(types, PAWN_THREAT)],
             "open_file" => vec![control_index(types, OPEN_FILE)],
@@ -437,6 +439,7 @@ fn bounds<const W: usize>(game: &Game<W>, params: &Params) -> Vec<(f64, f64)> {
     }
     bounds[danger_index(game.types)] = (0.0, ROYAL_DANGER_MAX as f64);
     bounds[safety_index(game.types)] = (0.0, ROYAL_DANGER_MAX as f64);
+    bounds[threats_index(game.types)] = (0.0, ROYAL_DANGER_MAX as f64);
     let tables = square_index(types, squares, 0, 0)..endgame_index(types, squares, 0, 0);
     for b in &mut bounds[tables] {
         *b = (-SQUARE_MAX, SQUARE_MAX);
@@ -458,9 +461,11 @@ const SQUARE_MAX: f64 = 500.0;
 fn pull(params: &Params, squares_pull: f64) -> Vec<f64> {
     let danger = danger_index(params.pieces.len());
     let safety = safety_index(params.pieces.len());
+    let threats = threats_index(params.pieces.len());
     (0..params.len())
         .map(|i| {
-            if is_value(params, i) || is_endgame_value(params, i) || i == danger || i == safety {
+            let percent = i == danger || i == safety || i == threats;
+            if is_value(params, i) || is_endgame_value(params, i) || percent {
                 WEAK_PULL
             } else if is_square(params, i) {
                 squares_pull
@@ -609,6 +614,9 @@ pub fn section_text<const W: usize>(game: &Game<W>, params: &Params) -> String {
     }
     if params.royal_safety != 0 || game.spec.eval.royal_safety.is_some() {
         out += &format!("  royal_safety = {}\n", params.royal_safety);
+    }
+    if params.threats != 0 || game.spec.eval.threats.is_some() {
+        out += &format!("  threats = {}\n", params.threats);
     }
     if has_pawns(game) {
         out += &format!(
