@@ -148,10 +148,11 @@ impl Eval {
         }
         let percent = self.params.royal_safety;
         let phase_share = (phase, PHASE_FULL);
-        let pawns = self.pawn_squares(pos);
+        let side_pawns = pawns::squares_of(pos, &self.pawn);
+        let all_pawns = side_pawns[0] | side_pawns[1];
         for color in Color::ALL {
             // A cost to `color`, linear in the percentage but for `evaluate`'s rounding.
-            let cost = |p| siege.cost(game, &pos.by_color, pawns, color, phase_share, p);
+            let cost = |p| siege.cost(game, &pos.by_color, all_pawns, color, phase_share, p);
             let full = cost(100) as f64;
             sum.dense[safety_index(types)] -= sign(color) * full / 100.0;
             sum.fixed -= sign(color) * (cost(percent) as f64 - full * percent as f64 / 100.0);
@@ -161,7 +162,7 @@ impl Eval {
         let sides = threats::Sides {
             pos,
             values: &self.values,
-            pawns: pawns::squares_of(pos, &self.pawn),
+            pawns: side_pawns,
             royals: &royals,
         };
         for color in Color::ALL {

@@ -497,10 +497,10 @@ impl Eval {
             pawns,
             royals,
         };
+        let all_pawns = pawns[0] | pawns[1];
         for (color, s) in Color::ALL.into_iter().zip(score.iter_mut()) {
             let p = &self.params;
             if p.royal_safety != 0 {
-                let all_pawns = pawns[0] | pawns[1];
                 *s -= survey.cost(game, &pos.by_color, all_pawns, color, phase, p.royal_safety);
             }
             if p.threats != 0 {
@@ -775,12 +775,6 @@ impl Eval {
     fn nearness(&self, a: usize, b: usize) -> i32 {
         let ((fa, ra), (fb, rb)) = (self.coords[a], self.coords[b]);
         self.span - ((fa - fb).abs().max((ra - rb).abs()) as i32)
-    }
-
-    /// Every pawn on the board, of either side.
-    fn pawn_squares<const W: usize>(&self, pos: &Position<W>) -> Bitboard<W> {
-        let [white, black] = pawns::squares_of(pos, &self.pawn);
-        white | black
     }
 
     /// How many of `color`'s pieces stand next to its royal, if it has one only (else 0).

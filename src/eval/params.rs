@@ -403,6 +403,16 @@ pub fn threats_index(types: usize) -> usize {
     safety_index(types) + 1
 }
 
+/// Indices of the three percentages of kirin's models in the flat vector: the royal
+/// danger's, the royal safety's and the threats'.
+pub fn percent_indices(types: usize) -> [usize; 3] {
+    [
+        danger_index(types),
+        safety_index(types),
+        threats_index(types),
+    ]
+}
+
 /// How many pawn-control numbers follow the threats' percentage, and their order.
 pub const CONTROL_TERMS: usize = 5;
 pub const UNSAFE_REACH: usize = 0;

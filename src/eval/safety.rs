@@ -333,6 +333,7 @@ impl<'a, const W: usize> Survey<'a, W> {
 pub(crate) mod tests {
     use super::*;
     use crate::core::{BLACK, WHITE};
+    use crate::eval::pawns::is_pawn;
     use crate::rules::position::Position;
     use crate::variants::AnyGame;
 
@@ -348,7 +349,7 @@ pub(crate) mod tests {
         for pc in 0..2 * g.types {
             for sq in pos.by_piece[pc] {
                 let hit = g.plain_attacks(pc, sq, occ) & g.valid;
-                survey.add(g, pc, hit, crate::eval::pawns::is_pawn(g, pc), occ);
+                survey.add(g, pc, hit, is_pawn(g, pc), occ);
             }
         }
         survey
@@ -359,10 +360,9 @@ pub(crate) mod tests {
         let layout = Layout::new(g, &vec![100; g.types]);
         let pos = Position::from_fen(g, fen).unwrap();
         let survey = surveyed(g, &layout, &pos);
-        let mut pawns = Bitboard::EMPTY;
-        for pc in (0..2 * g.types).filter(|&pc| g.is_pawn[pc]) {
-            pawns |= pos.by_piece[pc];
-        }
+        let pawn: Vec<bool> = (0..2 * g.types).map(|pc| is_pawn(g, pc)).collect();
+        let [white, black] = crate::eval::pawns::squares_of(&pos, &pawn);
+        let pawns = white | black;
         Color::ALL.map(|c| survey.cost(g, &pos.by_color, pawns, c, (256, 256), 100))
     }
 

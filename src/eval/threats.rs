@@ -108,19 +108,19 @@ struct Counts {
 impl Counts {
     /// The middlegame and endgame worth of the counts.
     fn worth(&self) -> (i32, i32) {
-        let terms = [
-            (CHEAPER_ATTACKER, self.cheaper_attacker),
-            (WEAK, 1000 * self.weak),
-            (HANGING, 1000 * self.hanging),
-            (RESTRICTED, 1000 * self.restricted),
-            (ROYAL_ON_WEAK, 1000 * self.royal_on_weak),
-            (SAFE_PAWN, 1000 * self.safe_pawn),
-            (PAWN_PUSH, 1000 * self.pawn_push),
+        let per_mille = |w: i32| w * self.cheaper_attacker / 1000;
+        let counted = [
+            (WEAK, self.weak),
+            (HANGING, self.hanging),
+            (RESTRICTED, self.restricted),
+            (ROYAL_ON_WEAK, self.royal_on_weak),
+            (SAFE_PAWN, self.safe_pawn),
+            (PAWN_PUSH, self.pawn_push),
         ];
-        let (mg, eg) = terms
+        let start = (per_mille(CHEAPER_ATTACKER.0), per_mille(CHEAPER_ATTACKER.1));
+        counted
             .iter()
-            .fold((0, 0), |(mg, eg), &((m, e), n)| (mg + m * n, eg + e * n));
-        (mg / 1000, eg / 1000)
+            .fold(start, |(mg, eg), &((m, e), n)| (mg + m * n, eg + e * n))
     }
 }
 
@@ -155,6 +155,8 @@ fn counts<const W: usize>(
     let weak = targets.andnot(strongly) & survey.all[us];
     let undefended = game.valid.andnot(survey.all[them]);
     let hanging = weak & (undefended | (pieces & survey.twice[us]));
+    // Where a pawn of ours stands safe: attacked by nothing or defended.
+    let safe = undefended | survey.all[us];
     // Per class: the squares attacked by a piece of a cheaper class.
     let mut cheaper = [Bitboard::<W>::EMPTY; CLASSES];
     for class in 1..CLASSES {
@@ -167,7 +169,7 @@ fn counts<const W: usize>(
             cheaper_attacker += sides.values[super::type_of_piece(pc)];
         }
     }
-    let (safe_pawn, pawn_push) = pawn_threats(survey, game, sides, color, pieces);
+    let (safe_pawn, pawn_push) = pawn_threats(survey, game, sides, color, (safe, pieces));
     Counts {
         cheaper_attacker,
         weak: weak.count() as i32,
@@ -179,19 +181,18 @@ fn counts<const W: usize>(
     }
 }
 
-/// How many of the other side's `pieces` `color`'s pawns on safe squares attack, and
+/// How many of the other side's `pieces` `color`'s pawns on `safe` squares attack, and
 /// how many they would attack after one step to a safe empty square.
 fn pawn_threats<const W: usize>(
     survey: &Survey<W>,
     game: &Game<W>,
     sides: &Sides<W>,
     color: Color,
-    pieces: Bitboard<W>,
+    (safe, pieces): (Bitboard<W>, Bitboard<W>),
 ) -> (i32, i32) {
     let pos = sides.pos;
     let (us, them) = (color.index(), color.opposite().index());
     let occ = pos.occupied();
-    let safe = game.valid.andnot(survey.all[them]) | survey.all[us];
     let (mut attacked, mut next) = (Bitboard::<W>::EMPTY, Bitboard::<W>::EMPTY);
     for pc in (0..2 * game.types).filter(|&pc| color_of_piece(pc) == color) {
         let mine = pos.by_piece[pc] & sides.pawns[us];

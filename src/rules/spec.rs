@@ -984,18 +984,14 @@ fn check_eval(
         }
         spec.mating_pieces = Some(int("mating_pieces", n, 1, MATING_PIECES_MAX)? as u32);
     }
-    spec.royal_danger = raw
-        .royal_danger
-        .map(|v| int("royal_danger", v, 0, ROYAL_DANGER_MAX as i64))
-        .transpose()?;
-    spec.royal_safety = raw
-        .royal_safety
-        .map(|v| int("royal_safety", v, 0, ROYAL_DANGER_MAX as i64))
-        .transpose()?;
-    spec.threats = raw
-        .threats
-        .map(|v| int("threats", v, 0, ROYAL_DANGER_MAX as i64))
-        .transpose()?;
+    // The percentages of kirin's models (the royal zone's attack, the siege, the threats).
+    let percent = |key: &str, v: Option<i64>| {
+        v.map(|v| int(key, v, 0, ROYAL_DANGER_MAX as i64))
+            .transpose()
+    };
+    spec.royal_danger = percent("royal_danger", raw.royal_danger)?;
+    spec.royal_safety = percent("royal_safety", raw.royal_safety)?;
+    spec.threats = percent("threats", raw.threats)?;
     let weight = |key: &str, v: Option<i64>| {
         v.map(|v| int(key, v, -EVAL_VALUE_MAX, EVAL_VALUE_MAX))
             .transpose()

@@ -23,8 +23,8 @@ use crate::eval::has_pawns;
 use crate::eval::params::{
     CONTROL_TERMS, DOUBLED, ENDGAME_TERMS, HALF_OPEN_FILE, ISOLATED, OPEN_FILE, PASSED, PAWN_TERMS,
     PAWN_THREAT, PER_PIECE, Params, SPACE, UNSAFE_REACH, VALUE, control_index, danger_index,
-    endgame_index, few_pieces_index, pawn_index, safety_index, shelter_index, square_index,
-    tempo_index, threats_index,
+    endgame_index, few_pieces_index, pawn_index, percent_indices, safety_index, shelter_index,
+    square_index, tempo_index, threats_index,
 };
 use crate::rules::Game;
 use crate::rules::spec::{BareKing, FEW_PIECES, ROYAL_DANGER_MAX};
@@ -437,9 +437,9 @@ fn bounds<const W: usize>(game: &Game<W>, params: &Params) -> Vec<(f64, f64)> {
     for n in 1..=params.few_pieces.len() {
         bounds[few_pieces_index(game.types, n)].1 = 0.0;
     }
-    bounds[danger_index(game.types)] = (0.0, ROYAL_DANGER_MAX as f64);
-    bounds[safety_index(game.types)] = (0.0, ROYAL_DANGER_MAX as f64);
-    bounds[threats_index(game.types)] = (0.0, ROYAL_DANGER_MAX as f64);
+    for i in percent_indices(game.types) {
+        bounds[i] = (0.0, ROYAL_DANGER_MAX as f64);
+    }
     let tables = square_index(types, squares, 0, 0)..endgame_index(types, squares, 0, 0);
     for b in &mut bounds[tables] {
         *b = (-SQUARE_MAX, SQUARE_MAX);
@@ -459,12 +459,10 @@ const SQUARE_MAX: f64 = 500.0;
 /// they trade huge opposite weights for a sliver of error; the square tables by
 /// `squares_pull` (`--squares-pull`).
 fn pull(params: &Params, squares_pull: f64) -> Vec<f64> {
-    let danger = danger_index(params.pieces.len());
-    let safety = safety_index(params.pieces.len());
-    let threats = threats_index(params.pieces.len());
+    let percents = percent_indices(params.pieces.len());
     (0..params.len())
         .map(|i| {
-            let percent = i == danger || i == safety || i == threats;
+            let percent = percents.contains(&i);
             if is_value(params, i) || is_endgame_value(params, i) || percent {
                 WEAK_PULL
             } else if is_square(params, i) {
