@@ -8,13 +8,13 @@
 
 use super::params::{
     ADVANCE, ATTACK, CENTRE, DOUBLED, HALF_OPEN_FILE, ISOLATED, LEAPS, OPEN_FILE, PASSED,
-    PAWN_THREAT, PER_PIECE, PIECE_MOBILITY, PROMOTION, SPACE, UNSAFE_REACH, VALUE, control_index,
-    danger_index, endgame_index, few_pieces_index, pawn_index, safety_index, shelter_index,
-    square_index, tempo_index, threats_index,
+    PAWN_THREAT, PER_PIECE, PIECE_MOBILITY, PROMOTION, SPACE, UNSAFE_REACH, VALUE, activity_index,
+    control_index, danger_index, endgame_index, few_pieces_index, pawn_index, safety_index,
+    shelter_index, square_index, tempo_index, threats_index,
 };
 use super::{
-    Danger, Eval, IMMOBILE_SHARE, PHASE_FULL, centre, control, leap_squares, pawns, progress,
-    safety, slide_reach, threats,
+    Danger, Eval, IMMOBILE_SHARE, PHASE_FULL, activity, centre, control, leap_squares, pawns,
+    progress, safety, slide_reach, threats,
 };
 use crate::core::{BLACK, Bitboard, Color, WHITE, color_of_piece, piece_index, type_of_piece};
 use crate::rules::game::Game;
@@ -86,6 +86,13 @@ impl Eval {
         // weights off 0).
         let has_pawns = self.pawn.iter().any(|&p| p);
         let attacks = has_pawns.then(|| control::pawn_attacks(game, pos, &self.pawn));
+        // Each side's mobility area and its pieces' activity, also where its weight is 0.
+        let areas = Color::ALL.map(|color| {
+            let theirs = attacks.map_or(Bitboard::EMPTY, |a| a[color.opposite()]);
+            let held = (&self.pawn[..], royals[color]);
+            self.reach.area(game, pos, held, color, theirs)
+        });
+        let mut active = [(0i32, 0i32); 2];
         for pc in 0..2 * game.types {
             let color = color_of_piece(pc);
             let (own, theirs) = (pos.by_color[color], pos.by_color[color.opposite()]);
@@ -137,6 +144,11 @@ impl Eval {
                 // The siege's attacks, from the walk above as `evaluate` takes them.
                 let hit = (game.tables[pc].leap_capture[sq] | slides_attack) & limit;
                 siege.add(game, pc, hit, self.pawn[pc], occ);
+                if self.reach.counts(pc) {
+                    let (mg, eg) = self.reach.worth(pc, (hit & areas[color]).count());
+                    active[color].0 += mg;
+                    active[color].1 += eg;
+                }
             }
         }
         let percent = self.params.royal_danger;
@@ -146,8 +158,16 @@ impl Eval {
             sum.dense[danger_index(types)] += sign(color) * full / 100.0;
             sum.fixed += sign(color) * (d.worth(percent) as f64 - full * percent as f64 / 100.0);
         }
-        let percent = self.params.royal_safety;
         let phase_share = (phase, PHASE_FULL);
+        let percent = self.params.activity;
+        for (color, a) in Color::ALL.into_iter().zip(active) {
+            // Linear in the percentage; `evaluate` rounds to whole centipawns.
+            let full = activity::blend(a, phase_share, 100) as f64;
+            sum.dense[activity_index(types)] += sign(color) * full / 100.0;
+            sum.fixed += sign(color)
+                * (activity::blend(a, phase_share, percent) as f64 - full * percent as f64 / 100.0);
+        }
+        let percent = self.params.royal_safety;
         let side_pawns = pawns::squares_of(pos, &self.pawn);
         let all_pawns = side_pawns[0] | side_pawns[1];
         for color in Color::ALL {
@@ -157,7 +177,9 @@ impl Eval {
             sum.dense[safety_index(types)] -= sign(color) * full / 100.0;
             sum.fixed -= sign(color) * (cost(percent) as f64 - full * percent as f64 / 100.0);
         }
-        // The threats of each side, also where their weight is 0.
+        // The threats of each side, also where their weight is 0; none where the mop-up
+        // drives a royal, as in `evaluate`.
+        let mop = Color::ALL.map(|color| self.mop_up_with(game, pos, color, &royals));
         let percent = self.params.threats;
         let sides = threats::Sides {
             pos,
@@ -165,7 +187,7 @@ impl Eval {
             pawns: side_pawns,
             royals: &royals,
         };
-        for color in Color::ALL {
+        for color in Color::ALL.into_iter().filter(|_| mop == [0, 0]) {
             let worth =
                 |p| threats::worth(&siege, game, &self.safety, &sides, color, phase_share, p);
             let full = worth(100) as f64;
@@ -185,7 +207,7 @@ impl Eval {
             self.add_reserve_features(game, pos, &mut sum, us);
         }
         for color in Color::ALL {
-            sum.fixed += sign(color) * self.mop_up_with(game, pos, color, &royals) as f64;
+            sum.fixed += sign(color) * mop[color.index()] as f64;
             let mine = royals[color];
             let shelter = self.shelter_count(pos, color, mine);
             sum.dense[shelter_index(types)] += sign(color) * shelter as f64;
@@ -376,6 +398,7 @@ mod tests {
         p.royal_danger = 137;
         p.royal_safety = 71;
         p.threats = 83;
+        p.activity = 121;
         // Space's worth is rounded from a fraction of the weight.
         p.space = 13;
         p
@@ -425,6 +448,8 @@ mod tests {
                 "k10f/12/12/12/12/12/12/1R4K5 w - - 0 1",
                 "k11/12/2K9/12/12/12/12/1R10 b - - 0 1",
                 "k8fff/12/12/12/12/12/12/1RRRR1K5 w - - 0 1",
+                // The mop-up drives Black's King: the threats are not counted.
+                "12/12/2k9/4b7/12/3EM2W4/4KF6/3E8 w - - 0 1",
             ] {
                 let pos = Position::from_fen(g, fen).unwrap();
                 let f = e.features(g, &pos);

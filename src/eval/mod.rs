@@ -20,6 +20,7 @@ use crate::rules::spec::{BareKing, FEW_PIECES};
 use danger::Danger;
 pub use params::Params;
 
+mod activity;
 mod control;
 mod danger;
 pub mod features;
@@ -153,6 +154,8 @@ pub struct Eval {
     /// What the siege of a royal needs (`safety.rs`): built for every game, since the
     /// tuner may weigh it where the game does not.
     safety: safety::Layout,
+    /// Each piece's greatest reach and the pawns' first ranks, for the activity.
+    reach: activity::Reach,
     /// The fewest non-royal pieces that can mate a lone royal, where the game says so
     /// (`EvalSpec::mating_pieces`); 0: no such knowledge.
     mating_pieces: u32,
@@ -247,6 +250,7 @@ impl Eval {
             })
             .collect();
         let safety = safety::Layout::new(game, &values);
+        let reach = activity::Reach::new(game, &pawn, &own);
         let phase_start = Position::from_fen(game, &game.spec.start)
             .map(|start| weigh_phase(&phase_weight, &start))
             .unwrap_or(0);
@@ -291,6 +295,7 @@ impl Eval {
                 1
             },
             safety,
+            reach,
             // The definition allows it only where no piece is carried or dropped.
             mating_pieces: game.spec.eval.mating_pieces.unwrap_or(0),
         }
@@ -341,7 +346,17 @@ impl Eval {
         } else {
             [None; 2]
         };
-        let mut siege = (self.params.royal_safety != 0 || self.params.threats != 0)
+        // The mop-up, found before the pieces are walked: where it drives a royal the
+        // threats are not counted, since their pull towards the weak side's last pieces
+        // (a royal next to a weak piece weighs most in the endgame) sent the stronger
+        // royal after them instead of herding the lone one.
+        let mop = Color::ALL.map(|color| self.mop_up_with(game, pos, color, &royals));
+        let threats = if mop == [0, 0] {
+            self.params.threats
+        } else {
+            0
+        };
+        let mut siege = (self.params.royal_safety != 0 || threats != 0)
             .then(|| safety::Survey::new(game, &self.safety, &besieged, occ));
         // What the pawns decide, only where their structure or what they control counts;
         // the squares they attack, only where what they control counts.
@@ -358,6 +373,18 @@ impl Eval {
             .as_ref()
             .filter(|_| self.control_terms)
             .map(|s| s.attacks);
+        // Each side's mobility area, where the activity counts (the squares the
+        // opponent's pawns attack from the pawn summary where it has them).
+        let areas = (self.params.activity != 0).then(|| {
+            let pawn_attacks =
+                attacks.unwrap_or_else(|| control::pawn_attacks(game, pos, &self.pawn));
+            Color::ALL.map(|color| {
+                let held = (&self.pawn[..], royals[color]);
+                let theirs = pawn_attacks[color.opposite()];
+                self.reach.area(game, pos, held, color, theirs)
+            })
+        });
+        let mut active = [(0i32, 0i32); 2];
         // What the endgame tables add to each side over the middlegame ones (tapered
         // games only).
         let mut shift = [0i32; 2];
@@ -421,20 +448,34 @@ impl Eval {
                 if let Some(zone) = zone {
                     danger[color].add(game, pc, sq, seen, limit, zone);
                 }
-                if let Some(siege) = siege.as_mut() {
+                let counted = areas.filter(|_| self.reach.counts(pc));
+                if siege.is_some() || counted.is_some() {
                     let hit = match slid {
                         Some(attacked) => game.tables[pc].leap_capture[sq] | attacked,
                         None => game.plain_attacks(pc, sq, seen),
-                    };
-                    siege.add(game, pc, hit & limit, self.pawn[pc], occ);
+                    } & limit;
+                    if let Some(siege) = siege.as_mut() {
+                        siege.add(game, pc, hit, self.pawn[pc], occ);
+                    }
+                    if let Some(area) = counted {
+                        let (mg, eg) = self.reach.worth(pc, (hit & area[color]).count());
+                        active[color].0 += mg;
+                        active[color].1 += eg;
+                    }
                 }
             }
         }
         for (s, d) in score.iter_mut().zip(danger) {
             *s += d.worth(self.params.royal_danger);
         }
+        if areas.is_some() {
+            let phase = (self.phase(pos), PHASE_FULL);
+            for (s, a) in score.iter_mut().zip(active) {
+                *s += activity::blend(a, phase, self.params.activity);
+            }
+        }
         if let Some(survey) = siege {
-            self.add_survey(game, pos, &survey, &royals, &mut score);
+            self.add_survey(game, pos, &survey, (&royals, threats), &mut score);
         }
         if game.stacks.exist {
             self.add_passengers(pos, &mut score, &mut shift);
@@ -467,8 +508,8 @@ impl Eval {
                 }
             }
         }
-        for (color, s) in Color::ALL.into_iter().zip(score.iter_mut()) {
-            *s += self.mop_up_with(game, pos, color, &royals);
+        for ((color, s), mop) in Color::ALL.into_iter().zip(score.iter_mut()).zip(mop) {
+            *s += mop;
             let royals = royals[color];
             *s += self.shelter * self.shelter_count(pos, color, royals) as i32;
             if self.few_pieces_count {
@@ -479,32 +520,34 @@ impl Eval {
     }
 
     /// What the survey of every piece's attacks finds: the siege of each royal and each
-    /// side's threats, each where it weighs.
-    #[inline(never)]
+    /// side's threats (at `threats` percent), each where it weighs.
+    #[inline]
     fn add_survey<const W: usize>(
         &self,
         game: &Game<W>,
         pos: &Position<W>,
         survey: &safety::Survey<W>,
-        royals: &[Bitboard<W>; 2],
+        (royals, threats): (&[Bitboard<W>; 2], i32),
         score: &mut [i32; 2],
     ) {
         let phase = (self.phase(pos), PHASE_FULL);
         let pawns = pawns::squares_of(pos, &self.pawn);
-        let sides = threats::Sides {
-            pos,
-            values: &self.values,
-            pawns,
-            royals,
-        };
-        let all_pawns = pawns[0] | pawns[1];
-        for (color, s) in Color::ALL.into_iter().zip(score.iter_mut()) {
-            let p = &self.params;
-            if p.royal_safety != 0 {
+        let p = &self.params;
+        if p.royal_safety != 0 {
+            let all_pawns = pawns[0] | pawns[1];
+            for (color, s) in Color::ALL.into_iter().zip(score.iter_mut()) {
                 *s -= survey.cost(game, &pos.by_color, all_pawns, color, phase, p.royal_safety);
             }
-            if p.threats != 0 {
-                *s += threats::worth(survey, game, &self.safety, &sides, color, phase, p.threats);
+        }
+        if threats != 0 {
+            let sides = threats::Sides {
+                pos,
+                values: &self.values,
+                pawns,
+                royals,
+            };
+            for (color, s) in Color::ALL.into_iter().zip(score.iter_mut()) {
+                *s += threats::worth(survey, game, &self.safety, &sides, color, phase, threats);
             }
         }
     }
@@ -1020,6 +1063,27 @@ fn piece_value<const W: usize>(game: &Game<W>, t: usize) -> i32 {
 mod tests {
     use super::*;
     use crate::variants::AnyGame;
+
+    #[test]
+    fn threats_are_not_counted_where_the_mop_up_drives() {
+        let any = AnyGame::builtin("courier").unwrap();
+        crate::with_width!(&any, g => {
+            let score = |fen: &str, threats: i32| {
+                let mut params = Params::of(g);
+                params.threats = threats;
+                let pos = Position::from_fen(g, fen).unwrap();
+                Eval::with_params(g, &params).evaluate(g, &pos)
+            };
+            // King and Courier against King, two Alfils, Man, Schleich and Fers: the
+            // mop-up drives Black's King, and White's Man attacks the lone Courier.
+            let driven = "12/12/2k9/12/4b7/3EM2W4/4KF6/3E8 b - - 0 1";
+            assert_eq!(score(driven, 0), score(driven, 100));
+            assert_eq!(score(driven, 0), score(driven, 300));
+            // With a Rook more for Black the mop-up is off, and the threats count.
+            let level = "12/12/2k8r/12/4b7/3EM2W4/4KF6/3E8 b - - 0 1";
+            assert_ne!(score(level, 0), score(level, 100));
+        });
+    }
 
     #[test]
     fn the_pawn_cache_gives_the_scores_of_the_evaluation_without_it() {

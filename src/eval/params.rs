@@ -90,6 +90,8 @@ pub struct Params {
     pub royal_safety: i32,
     /// The threats on pieces, in percent of their model (`threats.rs`); 0: not counted.
     pub threats: i32,
+    /// The activity of pieces, in percent of its model (`activity.rs`); 0: not counted.
+    pub activity: i32,
     /// What the pawns control (`control.rs`): per square a piece reaches that an opponent
     /// pawn attacks...
     pub unsafe_reach: i32,
@@ -219,6 +221,7 @@ impl Params {
             royal_danger: section.royal_danger.filter(|_| tuned).unwrap_or(0),
             royal_safety: section.royal_safety.filter(|_| tuned).unwrap_or(0),
             threats: section.threats.filter(|_| tuned).unwrap_or(0),
+            activity: section.activity.filter(|_| tuned).unwrap_or(0),
             // Nor what the pawns control: an untuned game evaluates as before.
             unsafe_reach: section.unsafe_reach.filter(|_| tuned).unwrap_or(0),
             pawn_threat: section.pawn_threat.filter(|_| tuned).unwrap_or(0),
@@ -253,6 +256,7 @@ impl Params {
         v.push(self.royal_danger as f64);
         v.push(self.royal_safety as f64);
         v.push(self.threats as f64);
+        v.push(self.activity as f64);
         v.extend(self.control().map(|w| w as f64));
         for p in &self.pieces {
             v.extend(&p.squares);
@@ -319,6 +323,7 @@ impl Params {
             royal_danger: int(v[danger_index(types)]).clamp(0, ROYAL_DANGER_MAX),
             royal_safety: int(v[safety_index(types)]).clamp(0, ROYAL_DANGER_MAX),
             threats: int(v[threats_index(types)]).clamp(0, ROYAL_DANGER_MAX),
+            activity: int(v[activity_index(types)]).clamp(0, ROYAL_DANGER_MAX),
             unsafe_reach: control(UNSAFE_REACH),
             pawn_threat: control(PAWN_THREAT),
             open_file: control(OPEN_FILE),
@@ -403,17 +408,23 @@ pub fn threats_index(types: usize) -> usize {
     safety_index(types) + 1
 }
 
-/// Indices of the three percentages of kirin's models in the flat vector: the royal
-/// danger's, the royal safety's and the threats'.
-pub fn percent_indices(types: usize) -> [usize; 3] {
+/// Index of the activity's percentage in the flat vector, after the threats'.
+pub fn activity_index(types: usize) -> usize {
+    threats_index(types) + 1
+}
+
+/// Indices of the four percentages of kirin's models in the flat vector: the royal
+/// danger's, the royal safety's, the threats' and the activity's.
+pub fn percent_indices(types: usize) -> [usize; 4] {
     [
         danger_index(types),
         safety_index(types),
         threats_index(types),
+        activity_index(types),
     ]
 }
 
-/// How many pawn-control numbers follow the threats' percentage, and their order.
+/// How many pawn-control numbers follow the activity's percentage, and their order.
 pub const CONTROL_TERMS: usize = 5;
 pub const UNSAFE_REACH: usize = 0;
 pub const PAWN_THREAT: usize = 1;
@@ -424,7 +435,7 @@ pub const SPACE: usize = 4;
 /// Index of pawn-control number `term` (`UNSAFE_REACH` ... `SPACE`) in the flat
 /// vector.
 pub fn control_index(types: usize, term: usize) -> usize {
-    threats_index(types) + 1 + term
+    activity_index(types) + 1 + term
 }
 
 /// Index of the square table's entry of piece type `t` on `own` (the square seen from

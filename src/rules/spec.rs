@@ -240,6 +240,10 @@ pub struct EvalSpec {
     /// (`eval/threats.rs`: pieces attacked by cheaper ones, weak and hanging pieces,
     /// attacks by safe pawns and by pawns' next steps); `None` or 0: not counted.
     pub threats: Option<i32>,
+    /// How much the activity of pieces counts, in percent of kirin's model
+    /// (`eval/activity.rs`: what each piece attacks in its side's mobility area, on one
+    /// scale for every piece); `None` or 0: not counted.
+    pub activity: Option<i32>,
     /// What the pawns control (`eval/control.rs`; 0 when missing): centipawns per square
     /// a piece reaches that an opponent pawn attacks...
     pub unsafe_reach: Option<i32>,
@@ -599,6 +603,7 @@ struct RawEval {
     royal_danger: Option<i64>,
     royal_safety: Option<i64>,
     threats: Option<i64>,
+    activity: Option<i64>,
     unsafe_reach: Option<i64>,
     pawn_threat: Option<i64>,
     open_file: Option<i64>,
@@ -913,6 +918,7 @@ fn inherit_eval(parent: &RawVariant, child: &RawVariant) -> Option<RawEval> {
         royal_danger: child_eval.royal_danger.or(merged.royal_danger),
         royal_safety: child_eval.royal_safety.or(merged.royal_safety),
         threats: child_eval.threats.or(merged.threats),
+        activity: child_eval.activity.or(merged.activity),
         unsafe_reach: child_eval.unsafe_reach.or(merged.unsafe_reach),
         pawn_threat: child_eval.pawn_threat.or(merged.pawn_threat),
         open_file: child_eval.open_file.or(merged.open_file),
@@ -984,7 +990,8 @@ fn check_eval(
         }
         spec.mating_pieces = Some(int("mating_pieces", n, 1, MATING_PIECES_MAX)? as u32);
     }
-    // The percentages of kirin's models (the royal zone's attack, the siege, the threats).
+    // The percentages of kirin's models (the royal zone's attack, the siege, the threats,
+    // the activity).
     let percent = |key: &str, v: Option<i64>| {
         v.map(|v| int(key, v, 0, ROYAL_DANGER_MAX as i64))
             .transpose()
@@ -992,6 +999,7 @@ fn check_eval(
     spec.royal_danger = percent("royal_danger", raw.royal_danger)?;
     spec.royal_safety = percent("royal_safety", raw.royal_safety)?;
     spec.threats = percent("threats", raw.threats)?;
+    spec.activity = percent("activity", raw.activity)?;
     let weight = |key: &str, v: Option<i64>| {
         v.map(|v| int(key, v, -EVAL_VALUE_MAX, EVAL_VALUE_MAX))
             .transpose()
@@ -1837,13 +1845,15 @@ start = "k4/5/5/5/4K w - - 0 1"
             eval_problem(&carrying),
             EvalProblem::MatingPiecesUncountable
         );
-        // royal_danger, royal_safety and threats: percentages of their models, 0 to 400.
-        for key in ["royal_danger", "royal_safety", "threats"] {
+        // royal_danger, royal_safety, threats and activity: percentages of their models,
+        // 0 to 400.
+        for key in ["royal_danger", "royal_safety", "threats", "activity"] {
             let specs = parse_definitions(&with_eval(&format!("{key} = 100"))).unwrap();
             let percent = match key {
                 "royal_danger" => specs[0].eval.royal_danger,
                 "royal_safety" => specs[0].eval.royal_safety,
-                _ => specs[0].eval.threats,
+                "threats" => specs[0].eval.threats,
+                _ => specs[0].eval.activity,
             };
             assert_eq!(percent, Some(100));
             assert_eq!(

@@ -22,9 +22,9 @@ use crate::eval::features::Features;
 use crate::eval::has_pawns;
 use crate::eval::params::{
     CONTROL_TERMS, DOUBLED, ENDGAME_TERMS, HALF_OPEN_FILE, ISOLATED, OPEN_FILE, PASSED, PAWN_TERMS,
-    PAWN_THREAT, PER_PIECE, Params, SPACE, UNSAFE_REACH, VALUE, control_index, danger_index,
-    endgame_index, few_pieces_index, pawn_index, percent_indices, safety_index, shelter_index,
-    square_index, tempo_index, threats_index,
+    PAWN_THREAT, PER_PIECE, Params, SPACE, UNSAFE_REACH, VALUE, activity_index, control_index,
+    danger_index, endgame_index, few_pieces_index, pawn_index, percent_indices, safety_index,
+    shelter_index, square_index, tempo_index, threats_index,
 };
 use crate::rules::Game;
 use crate::rules::spec::{BareKing, FEW_PIECES, ROYAL_DANGER_MAX};
@@ -76,7 +76,7 @@ pub struct TuneArgs {
     /// Terms the fit leaves as they start, by their names in the section (`value`,
     /// `centre`, `advance`, `promotion`, `mobility`, `leaps`, `attack` for every piece;
     /// `tempo`, `shelter`, `few_pieces`, `passed`, `doubled`, `isolated`, `royal_danger`,
-    /// `royal_safety`, `threats`, `unsafe_reach`, `pawn_threat`, `open_file`, `half_open_file`,
+    /// `royal_safety`, `threats`, `activity`, `unsafe_reach`, `pawn_threat`, `open_file`, `half_open_file`,
     /// `space`):
     /// a term that is 0 and stays 0 costs the evaluation nothing.
     #[arg(long, value_delimiter = ',', value_name = "TERM,...")]
@@ -327,7 +327,7 @@ fn frozen<const W: usize>(
 }
 
 /// The names `--keep` knows: first the per-piece terms, in their order in a piece's block.
-const TERMS: [&str; 25] = [
+const TERMS: [&str; 26] = [
     "value",
     "centre",
     "advance",
@@ -344,6 +344,7 @@ const TERMS: [&str; 25] = [
     "royal_danger",
     "royal_safety",
     "threats",
+    "activity",
     "unsafe_reach",
     "pawn_threat",
     "open_file",
@@ -371,6 +372,7 @@ fn keep<const W: usize>(game: &Game<W>, mut frozen: Vec<bool>, kept: &[String]) 
             "royal_danger" => vec![danger_index(types)],
             "royal_safety" => vec![safety_index(types)],
             "threats" => vec![threats_index(types)],
+            "activity" => vec![activity_index(types)],
             "unsafe_reach" => vec![control_index(types, UNSAFE_REACH)],
             "pawn_threat" => vec![control_index(types, PAWN_THREAT)],
             "open_file" => vec![control_index(types, OPEN_FILE)],
@@ -615,6 +617,9 @@ pub fn section_text<const W: usize>(game: &Game<W>, params: &Params) -> String {
     }
     if params.threats != 0 || game.spec.eval.threats.is_some() {
         out += &format!("  threats = {}\n", params.threats);
+    }
+    if params.activity != 0 || game.spec.eval.activity.is_some() {
+        out += &format!("  activity = {}\n", params.activity);
     }
     if has_pawns(game) {
         out += &format!(
