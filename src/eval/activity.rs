@@ -136,13 +136,18 @@ mod tests {
         crate::core::piece_index(t.unwrap(), crate::core::WHITE)
     }
 
+    /// The game's pawns (per piece index) and its `Reach`.
+    fn reach_of<const W: usize>(g: &Game<W>) -> (Vec<bool>, Reach) {
+        let pawn: Vec<bool> = (0..2 * g.types).map(|pc| is_pawn(g, pc)).collect();
+        let reach = Reach::new(g, &pawn, &super::super::own_squares(g));
+        (pawn, reach)
+    }
+
     #[test]
     fn each_piece_is_measured_against_its_own_greatest_reach() {
         let any = AnyGame::builtin("courier").unwrap();
         crate::with_width!(&any, g => {
-            let pawn: Vec<bool> = (0..2 * g.types).map(|pc| is_pawn(g, pc)).collect();
-            let own = super::super::own_squares(g);
-            let reach = Reach::new(g, &pawn, &own);
+            let (_, reach) = reach_of(g);
             // Fers 4, Man 8, Knight 8; Rook 18 on the 12x8 board (11 + 7); Courier 14.
             for (letter, most) in [('f', 4), ('m', 8), ('n', 8), ('r', 18), ('b', 14)] {
                 assert_eq!(reach.most[letter_index(g, letter)], most, "{letter}");
@@ -164,9 +169,7 @@ mod tests {
     fn the_area_leaves_out_held_pawns_the_royal_and_enemy_pawn_attacks() {
         let any = AnyGame::builtin("courier").unwrap();
         crate::with_width!(&any, g => {
-            let pawn: Vec<bool> = (0..2 * g.types).map(|pc| is_pawn(g, pc)).collect();
-            let own = super::super::own_squares(g);
-            let reach = Reach::new(g, &pawn, &own);
+            let (pawn, reach) = reach_of(g);
             // White: King e1, pawns b2 (first ranks), d4 (blocked by the knight on d5)
             // and h5 (free). Black: a pawn on g7 attacking f6 and h6.
             let fen = "k11/6p5/12/3n3P4/3P8/12/1P10/4K7 w - - 0 1";
