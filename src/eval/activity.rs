@@ -112,17 +112,26 @@ impl Reach {
         let eighths = ((16 * count + most) / (2 * most)) as usize;
         WORTH[eighths.min(EIGHTHS - 1)]
     }
-}
 
-/// A side's summed worths, blended by the phase (`phase` of `full`) and taken at
-/// `percent`.
-pub(crate) fn blend((mg, eg): (i32, i32), (phase, full): (i32, i32), percent: i32) -> i32 {
-    (mg * phase + eg * (full - phase)) / full * percent / 100
+    /// Adds to a side's `tally` the worth of piece `pc` attacking `hit` where its side's
+    /// mobility area is `area`.
+    #[inline]
+    pub(crate) fn add<const W: usize>(
+        &self,
+        tally: &mut (i32, i32),
+        pc: usize,
+        (hit, area): (Bitboard<W>, Bitboard<W>),
+    ) {
+        let (mg, eg) = self.worth(pc, (hit & area).count());
+        tally.0 += mg;
+        tally.1 += eg;
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::blend;
     use crate::eval::pawns::is_pawn;
     use crate::variants::AnyGame;
 

@@ -13,7 +13,7 @@ use super::params::{
     shelter_index, square_index, tempo_index, threats_index,
 };
 use super::{
-    Danger, Eval, IMMOBILE_SHARE, PHASE_FULL, activity, centre, control, leap_squares, pawns,
+    Danger, Eval, IMMOBILE_SHARE, PHASE_FULL, blend, centre, control, leap_squares, pawns,
     progress, safety, slide_reach, threats,
 };
 use crate::core::{BLACK, Bitboard, Color, WHITE, color_of_piece, piece_index, type_of_piece};
@@ -54,6 +54,17 @@ struct Sum {
     /// What the endgame tables add over the middlegame ones, in whole centipawns as
     /// `evaluate` sums them, side to move less opponent.
     shift: i32,
+}
+
+impl Sum {
+    /// A term counted at `percent` of a model whose worth at a percentage is `worth`,
+    /// `weight` times (the side's sign, negated for a cost): its coefficient is the
+    /// worth at 100% over 100, and what `worth` rounds to whole centipawns is fixed.
+    fn add_percent(&mut self, index: usize, weight: f64, worth: impl Fn(i32) -> i32, percent: i32) {
+        let full = worth(100) as f64;
+        self.dense[index] += weight * full / 100.0;
+        self.fixed += weight * (worth(percent) as f64 - full * percent as f64 / 100.0);
+    }
 }
 
 impl Eval {
@@ -145,54 +156,42 @@ impl Eval {
                 let hit = (game.tables[pc].leap_capture[sq] | slides_attack) & limit;
                 siege.add(game, pc, hit, self.pawn[pc], occ);
                 if self.reach.counts(pc) {
-                    let (mg, eg) = self.reach.worth(pc, (hit & areas[color]).count());
-                    active[color].0 += mg;
-                    active[color].1 += eg;
+                    self.reach.add(&mut active[color], pc, (hit, areas[color]));
                 }
             }
         }
-        let percent = self.params.royal_danger;
+        let p = &self.params;
         for (color, d) in Color::ALL.into_iter().zip(danger) {
-            // Linear in the percentage; `evaluate` rounds to whole centipawns.
-            let full = d.worth(100) as f64;
-            sum.dense[danger_index(types)] += sign(color) * full / 100.0;
-            sum.fixed += sign(color) * (d.worth(percent) as f64 - full * percent as f64 / 100.0);
+            let worth = |percent| d.worth(percent);
+            sum.add_percent(danger_index(types), sign(color), worth, p.royal_danger);
         }
         let phase_share = (phase, PHASE_FULL);
-        let percent = self.params.activity;
         for (color, a) in Color::ALL.into_iter().zip(active) {
-            // Linear in the percentage; `evaluate` rounds to whole centipawns.
-            let full = activity::blend(a, phase_share, 100) as f64;
-            sum.dense[activity_index(types)] += sign(color) * full / 100.0;
-            sum.fixed += sign(color)
-                * (activity::blend(a, phase_share, percent) as f64 - full * percent as f64 / 100.0);
+            let worth = |percent| blend(a, phase_share, percent);
+            sum.add_percent(activity_index(types), sign(color), worth, p.activity);
         }
-        let percent = self.params.royal_safety;
         let side_pawns = pawns::squares_of(pos, &self.pawn);
         let all_pawns = side_pawns[0] | side_pawns[1];
         for color in Color::ALL {
-            // A cost to `color`, linear in the percentage but for `evaluate`'s rounding.
+            // A cost to `color`.
             let cost = |p| siege.cost(game, &pos.by_color, all_pawns, color, phase_share, p);
-            let full = cost(100) as f64;
-            sum.dense[safety_index(types)] -= sign(color) * full / 100.0;
-            sum.fixed -= sign(color) * (cost(percent) as f64 - full * percent as f64 / 100.0);
+            sum.add_percent(safety_index(types), -sign(color), cost, p.royal_safety);
         }
         // The threats of each side, also where their weight is 0; none where the mop-up
         // drives a royal, as in `evaluate`.
         let mop = Color::ALL.map(|color| self.mop_up_with(game, pos, color, &royals));
-        let percent = self.params.threats;
-        let sides = threats::Sides {
-            pos,
-            values: &self.values,
-            pawns: side_pawns,
-            royals: &royals,
-        };
-        for color in Color::ALL.into_iter().filter(|_| mop == [0, 0]) {
-            let worth =
-                |p| threats::worth(&siege, game, &self.safety, &sides, color, phase_share, p);
-            let full = worth(100) as f64;
-            sum.dense[threats_index(types)] += sign(color) * full / 100.0;
-            sum.fixed += sign(color) * (worth(percent) as f64 - full * percent as f64 / 100.0);
+        if mop == [0, 0] {
+            let sides = threats::Sides {
+                pos,
+                values: &self.values,
+                pawns: side_pawns,
+                royals: &royals,
+            };
+            for color in Color::ALL {
+                let worth =
+                    |p| threats::worth(&siege, game, &self.safety, &sides, color, phase_share, p);
+                sum.add_percent(threats_index(types), sign(color), worth, p.threats);
+            }
         }
         if game.stacks.exist {
             for (sq, &code) in pos.carried.iter().enumerate() {

@@ -458,9 +458,7 @@ impl Eval {
                         siege.add(game, pc, hit, self.pawn[pc], occ);
                     }
                     if let Some(area) = counted {
-                        let (mg, eg) = self.reach.worth(pc, (hit & area[color]).count());
-                        active[color].0 += mg;
-                        active[color].1 += eg;
+                        self.reach.add(&mut active[color], pc, (hit, area[color]));
                     }
                 }
             }
@@ -471,7 +469,7 @@ impl Eval {
         if areas.is_some() {
             let phase = (self.phase(pos), PHASE_FULL);
             for (s, a) in score.iter_mut().zip(active) {
-                *s += activity::blend(a, phase, self.params.activity);
+                *s += blend(a, phase, self.params.activity);
             }
         }
         if let Some(survey) = siege {
@@ -939,6 +937,12 @@ fn centre<const W: usize>(game: &Game<W>, sq: usize) -> f64 {
     let max_d = cx + cy;
     let (f, r) = (g.file(sq) as f64, g.rank(sq) as f64);
     1.0 - ((f - cx).abs() + (r - cy).abs()) / max_d.max(1.0)
+}
+
+/// A middlegame and an endgame worth `(mg, eg)` blended by the phase (`phase` of `full`,
+/// the middlegame's share) and taken at `percent`, rounded towards 0 at each step.
+pub(crate) fn blend((mg, eg): (i32, i32), (phase, full): (i32, i32), percent: i32) -> i32 {
+    (mg * phase + eg * (full - phase)) / full * percent / 100
 }
 
 /// Per colour and square (`color * squares + sq`), the square as that side sees it, for

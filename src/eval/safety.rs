@@ -323,7 +323,7 @@ impl<'a, const W: usize> Survey<'a, W> {
         if units > THRESHOLD {
             let middlegame = ((units as i64 * units as i64) / DIVISOR).min(CAP) as i32;
             let endgame = units / ENDGAME_DIVISOR;
-            cost += (middlegame * phase + endgame * (full - phase)) / full;
+            cost += super::blend((middlegame, endgame), (phase, full), 100);
         }
         cost * percent / 100
     }

@@ -135,8 +135,8 @@ pub(crate) fn worth<const W: usize>(
     (phase, full): (i32, i32),
     percent: i32,
 ) -> i32 {
-    let (mg, eg) = counts(survey, game, layout, sides, color).worth();
-    (mg * phase + eg * (full - phase)) / full * percent / 100
+    let worth = counts(survey, game, layout, sides, color).worth();
+    super::blend(worth, (phase, full), percent)
 }
 
 /// `color`'s threats on the other side, counted.
