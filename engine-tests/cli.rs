@@ -609,3 +609,33 @@ fn label_rescores_positions_with_a_judge_from_whites_view() {
     assert!(err.contains("data.txt:2: result '2'"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn eval_prints_the_terms_and_their_total() {
+    let fen = "5r1w3r/1p1nb1k1p1p1/e2p2fe1pbn/p1pPm1Fp3p/P1P1P1pP3P/1PN1M1B1PP2/R6N1KP1/2EB2W2E1R b - - 3 30";
+    let (code, out, err) = kirin(&["eval", "--variant", "courier", "--fen", fen]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.lines().any(|l| l.starts_with("knight ")), "{out}");
+    // The rows, each rounded to a tenth, add up to the total within their rounding.
+    let sums: f64 = out
+        .lines()
+        .skip_while(|l| !l.starts_with("piece "))
+        .skip(1)
+        .take_while(|l| !l.starts_with("total "))
+        .map(|l| l.rsplit(' ').next().unwrap().parse::<f64>().unwrap())
+        .sum();
+    let total_line = out
+        .lines()
+        .find(|l| l.starts_with("total "))
+        .expect("a total");
+    let total: f64 = total_line.split(' ').nth(1).unwrap().parse().unwrap();
+    assert!((sums - total).abs() < 2.0, "{sums} against {total}\n{out}");
+    // Black to move: the White's view is the total negated.
+    assert!(
+        total_line.contains("for Black")
+            && total_line.contains(&format!("({} for White)", -total as i32))
+    );
+    let (code, _, err) = kirin(&["eval", "--variant", "courier", "--fen", "not a fen"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("kirin: "), "{err}");
+}

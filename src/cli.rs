@@ -1,5 +1,5 @@
 //! The command line: `kirin perft`, `analyse`, `bench`, `selfplay`, `openings`, `match`,
-//! `datagen`, `tune`, `values` and `variants`; without a command, the UCI and XBoard protocols on standard input.
+//! `datagen`, `tune`, `eval`, `values` and `variants`; without a command, the UCI and XBoard protocols on standard input.
 
 use crate::rules::Game;
 use crate::search::MAX_THREADS;
@@ -74,6 +74,9 @@ enum Command {
     /// Serves a board for every game on a local web page (docs/web.md): play against
     /// kirin or by hand, and analyse.
     Serve(crate::serve::ServeArgs),
+    /// Prints a position's static evaluation term by term: what each piece type's
+    /// numbers and each global weight add, in centipawns for the side to move.
+    Eval(EvalArgs),
     /// Prints the piece values of a variant (its `[variant.eval]` values where it has
     /// them, else the values kirin derives from the moves).
     Values {
@@ -111,6 +114,21 @@ struct AnalyseArgs {
     /// machine cannot give is halved until it can.
     #[arg(long, default_value_t = crate::search::tt::DEFAULT_MB, value_parser = hash_mb)]
     hash: usize,
+}
+
+#[derive(clap::Args)]
+struct EvalArgs {
+    #[command(flatten)]
+    game: crate::cli_search::GameArgs,
+    /// Position to evaluate (default: the variant's start position).
+    #[arg(long)]
+    fen: Option<String>,
+    /// A named start position of the variant instead of the default one.
+    #[arg(long)]
+    start: Option<String>,
+    /// Moves to play first, apart by spaces, in kirin's coordinates (`e2e4`) or SAN (`Nf3`).
+    #[arg(long)]
+    moves: Option<String>,
 }
 
 #[derive(clap::Args)]
@@ -212,6 +230,7 @@ pub fn main() -> ExitCode {
         } => crate::cli_search::bench(depth_offset, threads),
         Command::Selfplay(args) => selfplay(&catalog, &args),
         Command::Values { variant } => values(&catalog, &variant),
+        Command::Eval(args) => evaluation(&catalog, &args),
         Command::Openings(args) => catalog
             .compile(&args.game.variant, &args.game.rules)
             .and_then(|any| crate::arena::openings::run(&any, &args)),
@@ -336,6 +355,35 @@ fn values(catalog: &Catalog, name: &str) -> Result<(), String> {
         for (t, p) in g.spec.pieces.iter().enumerate() {
             say!("{:>3} {:>6}  {} ({})", p.letter, e.values[t], p.name, p.betza);
         }
+        Ok(())
+    })
+}
+
+fn evaluation(catalog: &Catalog, args: &EvalArgs) -> Result<(), String> {
+    use crate::eval::breakdown::PIECE_COLUMNS;
+    let any = catalog.compile(&args.game.variant, &args.game.rules)?;
+    with_width!(&any, g => {
+        let pos = setup(g, args.fen.as_deref(), args.start.as_deref(), args.moves.as_deref())?;
+        let b = crate::eval::Eval::new(g).breakdown(g, &pos);
+        let side = if pos.side == crate::core::WHITE { "White" } else { "Black" };
+        say!("{}", pos.to_fen(g));
+        say!("centipawns for the side to move ({side}); 0 where a term does not count");
+        if b.no_mating_force {
+            say!("no side can mate: a draw by material, whatever the terms");
+        }
+        say!("{:<12}{}{:>9}", "piece", PIECE_COLUMNS.map(|c| format!("{c:>10}")).concat(), "sum");
+        for (p, row) in g.spec.pieces.iter().zip(&b.pieces) {
+            let cells: String = row.iter().map(|v| format!("{v:>10.1}")).collect();
+            say!("{:<12}{cells}{:>9.1}", p.name, row.iter().sum::<f64>());
+        }
+        for (term, v) in b.globals.iter().filter(|(_, v)| *v != 0.0) {
+            say!("{term:<16}{v:>8.1}");
+        }
+        if b.fixed.abs() >= 0.05 {
+            say!("{:<16}{:>8.1}", "mop-up, rounding", b.fixed);
+        }
+        let white = if pos.side == crate::core::WHITE { b.total } else { -b.total };
+        say!("total {} for {side} ({white} for White)", b.total);
         Ok(())
     })
 }

@@ -21,6 +21,7 @@ use danger::Danger;
 pub use params::Params;
 
 mod activity;
+pub mod breakdown;
 mod control;
 mod danger;
 pub mod features;

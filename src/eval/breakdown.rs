@@ -1,0 +1,223 @@
+//! A position's static evaluation term by term, for people (`kirin eval`): what each
+//! piece type's numbers and each global weight add, from the side to move, so that a
+//! score one disagrees with can be traced to the term that makes it. It reads the
+//! tuner's linear form of the evaluation (`features.rs`, whose agreement with `evaluate`
+//! a test holds), so the rows always add up to what the search sees.
+
+use super::Eval;
+use super::params::{
+    ADVANCE, ATTACK, CENTRE, CONTROL_TERMS, ENDGAME_TERMS, LEAPS, PAWN_TERMS, PER_PIECE,
+    PIECE_MOBILITY, PROMOTION, VALUE, activity_index, control_index, danger_index, endgame_index,
+    few_pieces_index, pawn_index, safety_index, shelter_index, square_index, tempo_index,
+    threats_index,
+};
+use crate::rules::game::Game;
+use crate::rules::position::Position;
+use crate::rules::spec::FEW_PIECES;
+
+/// The columns of a piece type's row: its block of numbers (the endgame numbers, where a
+/// game has them, added to the middlegame's column of the same name), then its square table.
+pub const PIECE_COLUMNS: [&str; 8] = [
+    "value",
+    "centre",
+    "advance",
+    "promotion",
+    "mobility",
+    "leaps",
+    "attack",
+    "squares",
+];
+const SQUARES_COLUMN: usize = 7;
+
+/// The global weights, in the order of the flat parameter vector.
+const GLOBAL_TERMS: [&str; 15] = [
+    "shelter",
+    "tempo",
+    "few pieces",
+    "passed pawns",
+    "doubled pawns",
+    "isolated pawns",
+    "royal danger",
+    "royal safety",
+    "threats",
+    "activity",
+    "unsafe reach",
+    "pawn threats",
+    "open files",
+    "half-open files",
+    "space",
+];
+
+/// A position's evaluation split by term, in centipawns for the side to move.
+#[derive(Clone, Debug)]
+pub struct Breakdown {
+    /// Per piece type (the game's order): what each column adds.
+    pub pieces: Vec<[f64; PIECE_COLUMNS.len()]>,
+    /// Per global term (`GLOBAL_TERMS`' order): what it adds.
+    pub globals: Vec<(&'static str, f64)>,
+    /// What no number weighs: the mop-up of a nearly bare side, and the rounding of the
+    /// tables to whole centipawns.
+    pub fixed: f64,
+    /// The evaluation itself (`Eval::evaluate`).
+    pub total: i32,
+    /// Whether the game's rules called the position a draw by material before any term
+    /// was counted (no mating force).
+    pub no_mating_force: bool,
+}
+
+impl Breakdown {
+    /// Every row's sum: the evaluation but for its rounding to a whole centipawn.
+    pub fn sum(&self) -> f64 {
+        self.fixed
+            + self.pieces.iter().flatten().sum::<f64>()
+            + self.globals.iter().map(|(_, v)| v).sum::<f64>()
+    }
+}
+
+impl Eval {
+    /// `pos`'s evaluation term by term, from the side to move.
+    pub fn breakdown<const W: usize>(&self, game: &Game<W>, pos: &Position<W>) -> Breakdown {
+        let features = self.features(game, pos);
+        let weights = self.params.to_vector();
+        let types = game.types;
+        let squares = self.params.squares();
+        let mut pieces = vec![[0.0; PIECE_COLUMNS.len()]; types];
+        let mut globals: Vec<(&'static str, f64)> =
+            GLOBAL_TERMS.iter().map(|&t| (t, 0.0)).collect();
+        for &(i, c) in &features.terms {
+            let i = i as usize;
+            let worth = weights[i] * c as f64;
+            match term_of(i, types, squares) {
+                Term::Piece(t, column) => pieces[t][column] += worth,
+                Term::Global(g) => globals[g].1 += worth,
+            }
+        }
+        Breakdown {
+            pieces,
+            globals,
+            fixed: features.fixed,
+            total: self.evaluate(game, pos),
+            no_mating_force: features.terms.is_empty() && features.fixed == 0.0,
+        }
+    }
+}
+
+/// Where a number of the flat vector goes in the breakdown.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Term {
+    Piece(usize, usize),
+    Global(usize),
+}
+
+/// The row and column of flat parameter `i` in a game of `types` piece types on
+/// `squares` squares (the layout of `params.rs`).
+fn term_of(i: usize, types: usize, squares: usize) -> Term {
+    if i < types * PER_PIECE {
+        return Term::Piece(i / PER_PIECE, i % PER_PIECE);
+    }
+    let endgame = endgame_index(types, squares, 0, 0);
+    if i >= endgame {
+        let (t, term) = ((i - endgame) / ENDGAME_TERMS, (i - endgame) % ENDGAME_TERMS);
+        return Term::Piece(t, term);
+    }
+    let tables = square_index(types, squares, 0, 0);
+    if i >= tables {
+        return Term::Piece((i - tables) / squares.max(1), SQUARES_COLUMN);
+    }
+    let global = if i == shelter_index(types) {
+        0
+    } else if i == tempo_index(types) {
+        1
+    } else if i < few_pieces_index(types, FEW_PIECES) + 1 {
+        2
+    } else if i < pawn_index(types, PAWN_TERMS) {
+        3 + i - pawn_index(types, 0)
+    } else if i == danger_index(types) {
+        6
+    } else if i == safety_index(types) {
+        7
+    } else if i == threats_index(types) {
+        8
+    } else if i == activity_index(types) {
+        9
+    } else {
+        debug_assert!(i < control_index(types, CONTROL_TERMS));
+        10 + i - control_index(types, 0)
+    };
+    Term::Global(global)
+}
+
+// The piece columns follow the block's order.
+const _: () = assert!(
+    VALUE == 0
+        && CENTRE == 1
+        && ADVANCE == 2
+        && PROMOTION == 3
+        && PIECE_MOBILITY == 4
+        && LEAPS == 5
+        && ATTACK == 6
+        && PER_PIECE == SQUARES_COLUMN
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Params;
+    use crate::rules::random_lines::random_positions;
+    use crate::variants::AnyGame;
+
+    #[test]
+    fn every_number_of_the_vector_has_one_place() {
+        let any = AnyGame::builtin("courier").unwrap();
+        crate::with_width!(&any, g => {
+            let p = Params::of(g);
+            let (types, squares) = (g.types, p.squares());
+            let mut globals = vec![0; GLOBAL_TERMS.len()];
+            let mut cells = vec![vec![0; PIECE_COLUMNS.len()]; types];
+            for i in 0..p.len() {
+                match term_of(i, types, squares) {
+                    Term::Piece(t, c) => cells[t][c] += 1,
+                    Term::Global(k) => globals[k] += 1,
+                }
+            }
+            assert_eq!(globals[2], FEW_PIECES);
+            assert!(globals.iter().enumerate().all(|(k, &n)| k == 2 || n == 1), "{globals:?}");
+            for row in &cells {
+                // Value, centre, advance and promotion have an endgame number too.
+                assert_eq!(row[..4], [2, 2, 2, 2]);
+                assert_eq!(row[4..7], [1, 1, 1]);
+                assert_eq!(row[SQUARES_COLUMN], squares);
+            }
+        });
+    }
+
+    #[test]
+    fn the_rows_add_up_to_the_evaluation() {
+        for name in ["chess", "courier", "sho", "chu", "flee"] {
+            let any = AnyGame::builtin(name).unwrap();
+            crate::with_width!(&any, g => {
+                let e = Eval::new(g);
+                for pos in random_positions(g, 40, 3) {
+                    let b = e.breakdown(g, &pos);
+                    assert_eq!(b.total, e.evaluate(g, &pos));
+                    assert!((b.sum() - b.total as f64).abs() < 0.05, "{name}: {} against {}", b.sum(), b.total);
+                }
+            });
+        }
+    }
+
+    #[test]
+    fn a_courier_start_counts_values_and_tempo() {
+        let any = AnyGame::builtin("courier").unwrap();
+        crate::with_width!(&any, g => {
+            let e = Eval::new(g);
+            let fen = g.spec.start_position("").expect("a start");
+            let pos = Position::from_fen(g, fen).unwrap();
+            let b = e.breakdown(g, &pos);
+            // Equal armies: each value cancels; the side to move has its tempo.
+            assert!(b.pieces.iter().all(|row| row[VALUE].abs() < 0.05));
+            let tempo = b.globals.iter().find(|(t, _)| *t == "tempo").unwrap().1;
+            assert_eq!(tempo, Params::of(g).tempo as f64);
+        });
+    }
+}
