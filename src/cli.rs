@@ -2,6 +2,7 @@
 //! `datagen`, `tune`, `eval`, `values` and `variants`; without a command, the UCI and XBoard protocols on standard input.
 
 use crate::rules::Game;
+use crate::rules::position::Position;
 use crate::search::MAX_THREADS;
 use crate::variants::{self, AnyGame};
 use crate::with_width;
@@ -76,7 +77,7 @@ enum Command {
     Serve(crate::serve::ServeArgs),
     /// Prints a position's static evaluation term by term: what each piece type's
     /// numbers and each global weight add, in centipawns for the side to move.
-    Eval(EvalArgs),
+    Eval(PositionArgs),
     /// Prints the piece values of a variant (its `[variant.eval]` values where it has
     /// them, else the values kirin derives from the moves).
     Values {
@@ -88,16 +89,7 @@ enum Command {
 #[derive(clap::Args)]
 struct AnalyseArgs {
     #[command(flatten)]
-    game: crate::cli_search::GameArgs,
-    /// Position to start from (default: the variant's start position).
-    #[arg(long)]
-    fen: Option<String>,
-    /// A named start position of the variant instead of the default one.
-    #[arg(long)]
-    start: Option<String>,
-    /// Moves to play first, apart by spaces, in kirin's coordinates (`e2e4`) or SAN (`Nf3`).
-    #[arg(long)]
-    moves: Option<String>,
+    position: PositionArgs,
     /// Search to this depth.
     #[arg(long)]
     depth: Option<i32>,
@@ -116,11 +108,13 @@ struct AnalyseArgs {
     hash: usize,
 }
 
+/// A variant and one of its positions: the start, a named start or a FEN, and moves
+/// played from there.
 #[derive(clap::Args)]
-struct EvalArgs {
+struct PositionArgs {
     #[command(flatten)]
     game: crate::cli_search::GameArgs,
-    /// Position to evaluate (default: the variant's start position).
+    /// Position to start from (default: the variant's start position).
     #[arg(long)]
     fen: Option<String>,
     /// A named start position of the variant instead of the default one.
@@ -129,6 +123,23 @@ struct EvalArgs {
     /// Moves to play first, apart by spaces, in kirin's coordinates (`e2e4`) or SAN (`Nf3`).
     #[arg(long)]
     moves: Option<String>,
+}
+
+impl PositionArgs {
+    /// The variant, compiled with the rules the arguments replace.
+    fn game(&self, catalog: &Catalog) -> Result<AnyGame, String> {
+        catalog.compile(&self.game.variant, &self.game.rules)
+    }
+
+    /// The position in `game`.
+    fn setup<const W: usize>(&self, game: &Game<W>) -> Result<Position<W>, String> {
+        setup(
+            game,
+            self.fen.as_deref(),
+            self.start.as_deref(),
+            self.moves.as_deref(),
+        )
+    }
 }
 
 #[derive(clap::Args)]
@@ -159,16 +170,7 @@ struct SelfplayArgs {
 #[derive(clap::Args)]
 struct PerftArgs {
     #[command(flatten)]
-    game: crate::cli_search::GameArgs,
-    /// Position to start from (default: the variant's start position).
-    #[arg(long)]
-    fen: Option<String>,
-    /// A named start position of the variant instead of the default one.
-    #[arg(long)]
-    start: Option<String>,
-    /// Moves to play first, apart by spaces, in kirin's coordinates (`e2e4`) or SAN (`Nf3`).
-    #[arg(long)]
-    moves: Option<String>,
+    position: PositionArgs,
     /// Depth in plies.
     #[arg(long)]
     depth: u32,
@@ -290,7 +292,7 @@ impl Catalog {
 }
 
 fn analyse(catalog: &Catalog, args: &AnalyseArgs) -> Result<(), String> {
-    let any = catalog.compile(&args.game.variant, &args.game.rules)?;
+    let any = args.position.game(catalog)?;
     let mut limits = crate::search::limits::Limits {
         depth: args.depth,
         nodes: args.nodes,
@@ -301,7 +303,7 @@ fn analyse(catalog: &Catalog, args: &AnalyseArgs) -> Result<(), String> {
         limits.movetime = Some(std::time::Duration::from_secs(10));
     }
     with_width!(&any, g => {
-        let pos = setup(g, args.fen.as_deref(), args.start.as_deref(), args.moves.as_deref())?;
+        let pos = args.position.setup(g)?;
         crate::cli_search::analyse(g, &pos, &limits, args.threads, args.hash);
         Ok(())
     })
@@ -359,11 +361,11 @@ fn values(catalog: &Catalog, name: &str) -> Result<(), String> {
     })
 }
 
-fn evaluation(catalog: &Catalog, args: &EvalArgs) -> Result<(), String> {
-    use crate::eval::breakdown::PIECE_COLUMNS;
-    let any = catalog.compile(&args.game.variant, &args.game.rules)?;
+fn evaluation(catalog: &Catalog, args: &PositionArgs) -> Result<(), String> {
+    use crate::eval::params::PIECE_TERMS;
+    let any = args.game(catalog)?;
     with_width!(&any, g => {
-        let pos = setup(g, args.fen.as_deref(), args.start.as_deref(), args.moves.as_deref())?;
+        let pos = args.setup(g)?;
         let b = crate::eval::Eval::new(g).breakdown(g, &pos);
         let side = if pos.side == crate::core::WHITE { "White" } else { "Black" };
         say!("{}", pos.to_fen(g));
@@ -371,7 +373,8 @@ fn evaluation(catalog: &Catalog, args: &EvalArgs) -> Result<(), String> {
         if b.no_mating_force {
             say!("no side can mate: a draw by material, whatever the terms");
         }
-        say!("{:<12}{}{:>9}", "piece", PIECE_COLUMNS.map(|c| format!("{c:>10}")).concat(), "sum");
+        let columns: String = PIECE_TERMS.iter().chain(&["squares"]).map(|c| format!("{c:>10}")).collect();
+        say!("{:<12}{columns}{:>9}", "piece", "sum");
         for (p, row) in g.spec.pieces.iter().zip(&b.pieces) {
             let cells: String = row.iter().map(|v| format!("{v:>10.1}")).collect();
             say!("{:<12}{cells}{:>9.1}", p.name, row.iter().sum::<f64>());
@@ -389,17 +392,12 @@ fn evaluation(catalog: &Catalog, args: &EvalArgs) -> Result<(), String> {
 }
 
 fn perft(catalog: &Catalog, args: &PerftArgs) -> Result<(), String> {
-    let any = catalog.compile(&args.game.variant, &args.game.rules)?;
+    let any = args.position.game(catalog)?;
     with_width!(&any, g => run_perft(g, args))
 }
 
 fn run_perft<const W: usize>(game: &Game<W>, args: &PerftArgs) -> Result<(), String> {
-    let pos = setup(
-        game,
-        args.fen.as_deref(),
-        args.start.as_deref(),
-        args.moves.as_deref(),
-    )?;
+    let pos = args.position.setup(game)?;
     let threads = args.threads;
     let start = Instant::now();
     let nodes = if args.divide || threads > 1 {

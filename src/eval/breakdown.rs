@@ -6,28 +6,19 @@
 
 use super::Eval;
 use super::params::{
-    ADVANCE, ATTACK, CENTRE, CONTROL_TERMS, ENDGAME_TERMS, LEAPS, PAWN_TERMS, PER_PIECE,
-    PIECE_MOBILITY, PROMOTION, VALUE, activity_index, control_index, danger_index, endgame_index,
-    few_pieces_index, pawn_index, safety_index, shelter_index, square_index, tempo_index,
-    threats_index,
+    CONTROL_TERMS, ENDGAME_TERMS, PAWN_TERMS, PER_PIECE, activity_index, control_index,
+    danger_index, endgame_index, few_pieces_index, pawn_index, safety_index, shelter_index,
+    square_index, tempo_index, threats_index,
 };
 use crate::rules::game::Game;
 use crate::rules::position::Position;
 use crate::rules::spec::FEW_PIECES;
 
-/// The columns of a piece type's row: its block of numbers (the endgame numbers, where a
-/// game has them, added to the middlegame's column of the same name), then its square table.
-pub const PIECE_COLUMNS: [&str; 8] = [
-    "value",
-    "centre",
-    "advance",
-    "promotion",
-    "mobility",
-    "leaps",
-    "attack",
-    "squares",
-];
-const SQUARES_COLUMN: usize = 7;
+/// The columns of a piece type's row: its block of numbers (`params::PIECE_TERMS`; the endgame
+/// numbers, where a game has them, added to the middlegame's column of the same name),
+/// then its square table.
+pub const SQUARES_COLUMN: usize = PER_PIECE;
+const COLUMNS: usize = PER_PIECE + 1;
 
 /// The global weights, in the order of the flat parameter vector.
 const GLOBAL_TERMS: [&str; 15] = [
@@ -52,7 +43,7 @@ const GLOBAL_TERMS: [&str; 15] = [
 #[derive(Clone, Debug)]
 pub struct Breakdown {
     /// Per piece type (the game's order): what each column adds.
-    pub pieces: Vec<[f64; PIECE_COLUMNS.len()]>,
+    pub pieces: Vec<[f64; COLUMNS]>,
     /// Per global term (`GLOBAL_TERMS`' order): what it adds.
     pub globals: Vec<(&'static str, f64)>,
     /// What no number weighs: the mop-up of a nearly bare side, and the rounding of the
@@ -81,7 +72,7 @@ impl Eval {
         let weights = self.params.to_vector();
         let types = game.types;
         let squares = self.params.squares();
-        let mut pieces = vec![[0.0; PIECE_COLUMNS.len()]; types];
+        let mut pieces = vec![[0.0; COLUMNS]; types];
         let mut globals: Vec<(&'static str, f64)> =
             GLOBAL_TERMS.iter().map(|&t| (t, 0.0)).collect();
         for &(i, c) in &features.terms {
@@ -147,22 +138,11 @@ fn term_of(i: usize, types: usize, squares: usize) -> Term {
     Term::Global(global)
 }
 
-// The piece columns follow the block's order.
-const _: () = assert!(
-    VALUE == 0
-        && CENTRE == 1
-        && ADVANCE == 2
-        && PROMOTION == 3
-        && PIECE_MOBILITY == 4
-        && LEAPS == 5
-        && ATTACK == 6
-        && PER_PIECE == SQUARES_COLUMN
-);
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::eval::Params;
+    use crate::eval::params::VALUE;
     use crate::rules::random_lines::random_positions;
     use crate::variants::AnyGame;
 
@@ -173,7 +153,7 @@ mod tests {
             let p = Params::of(g);
             let (types, squares) = (g.types, p.squares());
             let mut globals = vec![0; GLOBAL_TERMS.len()];
-            let mut cells = vec![vec![0; PIECE_COLUMNS.len()]; types];
+            let mut cells = vec![vec![0; COLUMNS]; types];
             for i in 0..p.len() {
                 match term_of(i, types, squares) {
                     Term::Piece(t, c) => cells[t][c] += 1,

@@ -116,6 +116,17 @@ pub const PROMOTION: usize = 3;
 pub const PIECE_MOBILITY: usize = 4;
 pub const LEAPS: usize = 5;
 pub const ATTACK: usize = 6;
+/// The names of a piece type's numbers, in their order in its block (as a definition's
+/// `[variant.eval.pieces]` entry and `kirin tune --keep` name them).
+pub const PIECE_TERMS: [&str; PER_PIECE] = [
+    "value",
+    "centre",
+    "advance",
+    "promotion",
+    "mobility",
+    "leaps",
+    "attack",
+];
 
 impl Params {
     /// The game's parameters: its `[variant.eval]` section over the derived ones.

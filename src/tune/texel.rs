@@ -22,9 +22,9 @@ use crate::eval::features::Features;
 use crate::eval::has_pawns;
 use crate::eval::params::{
     CONTROL_TERMS, DOUBLED, ENDGAME_TERMS, HALF_OPEN_FILE, ISOLATED, OPEN_FILE, PASSED, PAWN_TERMS,
-    PAWN_THREAT, PER_PIECE, Params, SPACE, UNSAFE_REACH, VALUE, activity_index, control_index,
-    danger_index, endgame_index, few_pieces_index, pawn_index, percent_indices, safety_index,
-    shelter_index, square_index, tempo_index, threats_index,
+    PAWN_THREAT, PER_PIECE, PIECE_TERMS, Params, SPACE, UNSAFE_REACH, VALUE, activity_index,
+    control_index, danger_index, endgame_index, few_pieces_index, pawn_index, percent_indices,
+    safety_index, shelter_index, square_index, tempo_index, threats_index,
 };
 use crate::rules::Game;
 use crate::rules::spec::{BareKing, FEW_PIECES, ROYAL_DANGER_MAX};
@@ -106,7 +106,7 @@ pub enum TuneError {
     SquaresPull(f64),
     #[error("--k {0} is not a number above 0")]
     K(f64),
-    #[error("--keep {0}: no such term (terms: {terms})", terms = TERMS.join(" "))]
+    #[error("--keep {0}: no such term (terms: {terms})", terms = terms().collect::<Vec<_>>().join(" "))]
     Term(String),
 }
 
@@ -162,7 +162,7 @@ pub fn run(any: &AnyGame, args: &TuneArgs) -> Result<(), String> {
     if let Some(k) = args.k.filter(|k| !(*k > 0.0 && k.is_finite())) {
         return Err(TuneError::K(k).to_string());
     }
-    if let Some(bad) = args.keep.iter().find(|t| !TERMS.contains(&t.as_str())) {
+    if let Some(bad) = args.keep.iter().find(|t| !terms().any(|k| k == t.as_str())) {
         return Err(TuneError::Term(bad.clone()).to_string());
     }
     crate::with_width!(any, g => {
@@ -326,15 +326,8 @@ fn frozen<const W: usize>(
     frozen
 }
 
-/// The names `--keep` knows: first the per-piece terms, in their order in a piece's block.
-const TERMS: [&str; 26] = [
-    "value",
-    "centre",
-    "advance",
-    "promotion",
-    "mobility",
-    "leaps",
-    "attack",
+/// The names `--keep` knows besides the per-piece terms (`params::PIECE_TERMS`).
+const OTHER_TERMS: [&str; 19] = [
     "shelter",
     "tempo",
     "few_pieces",
@@ -356,7 +349,12 @@ const TERMS: [&str; 26] = [
     "promotion_eg",
 ];
 
-/// `frozen` with the terms named in `kept` frozen too (names checked against `TERMS`).
+/// Every name `--keep` knows.
+fn terms() -> impl Iterator<Item = &'static str> {
+    PIECE_TERMS.into_iter().chain(OTHER_TERMS)
+}
+
+/// `frozen` with the terms named in `kept` frozen too (names checked against `terms`).
 fn keep<const W: usize>(game: &Game<W>, mut frozen: Vec<bool>, kept: &[String]) -> Vec<bool> {
     let types = game.types;
     for name in kept {
@@ -379,7 +377,7 @@ fn keep<const W: usize>(game: &Game<W>, mut frozen: Vec<bool>, kept: &[String]) 
             "half_open_file" => vec![control_index(types, HALF_OPEN_FILE)],
             "space" => vec![control_index(types, SPACE)],
             eg if eg.ends_with("_eg") => {
-                let term = TERMS
+                let term = PIECE_TERMS
                     .iter()
                     .position(|&t| eg.starts_with(t))
                     .expect("a known term");
@@ -389,7 +387,10 @@ fn keep<const W: usize>(game: &Game<W>, mut frozen: Vec<bool>, kept: &[String]) 
                     .collect()
             }
             term => {
-                let offset = TERMS.iter().position(|&t| t == term).expect("a known term");
+                let offset = PIECE_TERMS
+                    .iter()
+                    .position(|&t| t == term)
+                    .expect("a known term");
                 (0..types).map(|t| t * PER_PIECE + offset).collect()
             }
         };
@@ -830,7 +831,7 @@ mod tests {
                 assert_eq!(after, before || named, "parameter {i}");
             }
             // Every name of the list is known to `keep`.
-            let all = TERMS.map(String::from);
+            let all: Vec<String> = terms().map(String::from).collect();
             assert!(keep(g, free, &all).iter().take(control_index(g.types, CONTROL_TERMS)).all(|&f| f));
         });
     }
