@@ -126,11 +126,6 @@ struct PositionArgs {
 }
 
 impl PositionArgs {
-    /// The variant, compiled with the rules the arguments replace.
-    fn game(&self, catalog: &Catalog) -> Result<AnyGame, String> {
-        catalog.compile(&self.game.variant, &self.game.rules)
-    }
-
     /// The position in `game`.
     fn setup<const W: usize>(&self, game: &Game<W>) -> Result<Position<W>, String> {
         setup(
@@ -234,18 +229,18 @@ pub fn main() -> ExitCode {
         Command::Values { variant } => values(&catalog, &variant),
         Command::Eval(args) => evaluation(&catalog, &args),
         Command::Openings(args) => catalog
-            .compile(&args.game.variant, &args.game.rules)
+            .game(&args.game)
             .and_then(|any| crate::arena::openings::run(&any, &args)),
         Command::Match(args) => crate::arena::run(&args, cli.variants_file.as_deref()),
         Command::Serve(args) => crate::serve::run(&args, catalog.user_text, catalog.extra),
         Command::Datagen(args) => catalog
-            .compile(&args.game.variant, &args.game.rules)
+            .game(&args.game)
             .and_then(|any| crate::tune::datagen::run(&any, &args)),
         Command::Label(args) => catalog
-            .compile(&args.game.variant, &args.game.rules)
+            .game(&args.game)
             .and_then(|any| crate::tune::label::run(&any, &args)),
         Command::Tune(args) => catalog
-            .compile(&args.game.variant, &args.game.rules)
+            .game(&args.game)
             .and_then(|any| crate::tune::texel::run(&any, &args)),
         Command::Variants => {
             for v in catalog.extra.iter().chain(variants::builtin()) {
@@ -289,10 +284,15 @@ impl Catalog {
             .map_err(|e| e.to_string())?;
         AnyGame::new(&spec).map_err(|e| e.to_string())
     }
+
+    /// The variant a command's `--variant` and `--rule` arguments name.
+    fn game(&self, args: &crate::cli_search::GameArgs) -> Result<AnyGame, String> {
+        self.compile(&args.variant, &args.rules)
+    }
 }
 
 fn analyse(catalog: &Catalog, args: &AnalyseArgs) -> Result<(), String> {
-    let any = args.position.game(catalog)?;
+    let any = catalog.game(&args.position.game)?;
     let mut limits = crate::search::limits::Limits {
         depth: args.depth,
         nodes: args.nodes,
@@ -310,7 +310,7 @@ fn analyse(catalog: &Catalog, args: &AnalyseArgs) -> Result<(), String> {
 }
 
 fn selfplay(catalog: &Catalog, args: &SelfplayArgs) -> Result<(), String> {
-    let any = catalog.compile(&args.game.variant, &args.game.rules)?;
+    let any = catalog.game(&args.game)?;
     with_width!(&any, g => {
         let start = setup(g, None, args.start.as_deref(), None)?;
         let (mut white, mut black, mut draws) = (0, 0, 0);
@@ -363,11 +363,15 @@ fn values(catalog: &Catalog, name: &str) -> Result<(), String> {
 
 fn evaluation(catalog: &Catalog, args: &PositionArgs) -> Result<(), String> {
     use crate::eval::params::PIECE_TERMS;
-    let any = args.game(catalog)?;
+    let any = catalog.game(&args.game)?;
     with_width!(&any, g => {
         let pos = args.setup(g)?;
         let b = crate::eval::Eval::new(g).breakdown(g, &pos);
-        let side = if pos.side == crate::core::WHITE { "White" } else { "Black" };
+        let (side, white) = if pos.side == crate::core::WHITE {
+            ("White", b.total)
+        } else {
+            ("Black", -b.total)
+        };
         say!("{}", pos.to_fen(g));
         say!("centipawns for the side to move ({side}); 0 where a term does not count");
         if b.no_mating_force {
@@ -385,14 +389,13 @@ fn evaluation(catalog: &Catalog, args: &PositionArgs) -> Result<(), String> {
         if b.fixed.abs() >= 0.05 {
             say!("{:<16}{:>8.1}", "mop-up, rounding", b.fixed);
         }
-        let white = if pos.side == crate::core::WHITE { b.total } else { -b.total };
         say!("total {} for {side} ({white} for White)", b.total);
         Ok(())
     })
 }
 
 fn perft(catalog: &Catalog, args: &PerftArgs) -> Result<(), String> {
-    let any = args.position.game(catalog)?;
+    let any = catalog.game(&args.position.game)?;
     with_width!(&any, g => run_perft(g, args))
 }
 

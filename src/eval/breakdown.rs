@@ -6,10 +6,11 @@
 
 use super::Eval;
 use super::params::{
-    CONTROL_TERMS, ENDGAME_TERMS, PAWN_TERMS, PER_PIECE, activity_index, control_index,
-    danger_index, endgame_index, few_pieces_index, pawn_index, safety_index, shelter_index,
-    square_index, tempo_index, threats_index,
+    CONTROL_TERMS, ENDGAME_TERMS, GLOBAL_TERMS, PAWN_TERMS, PER_PIECE, activity_index,
+    control_index, danger_index, endgame_index, few_pieces_index, pawn_index, safety_index,
+    shelter_index, square_index, tempo_index, threats_index,
 };
+use crate::core::{BLACK, WHITE};
 use crate::rules::game::Game;
 use crate::rules::position::Position;
 use crate::rules::spec::FEW_PIECES;
@@ -20,31 +21,13 @@ use crate::rules::spec::FEW_PIECES;
 pub const SQUARES_COLUMN: usize = PER_PIECE;
 const COLUMNS: usize = PER_PIECE + 1;
 
-/// The global weights, in the order of the flat parameter vector.
-const GLOBAL_TERMS: [&str; 15] = [
-    "shelter",
-    "tempo",
-    "few pieces",
-    "passed pawns",
-    "doubled pawns",
-    "isolated pawns",
-    "royal danger",
-    "royal safety",
-    "threats",
-    "activity",
-    "unsafe reach",
-    "pawn threats",
-    "open files",
-    "half-open files",
-    "space",
-];
-
 /// A position's evaluation split by term, in centipawns for the side to move.
 #[derive(Clone, Debug)]
 pub struct Breakdown {
     /// Per piece type (the game's order): what each column adds.
     pub pieces: Vec<[f64; COLUMNS]>,
-    /// Per global term (`GLOBAL_TERMS`' order): what it adds.
+    /// Per global number (`params::GLOBAL_TERMS`, the names a definition gives them):
+    /// what it adds.
     pub globals: Vec<(&'static str, f64)>,
     /// What no number weighs: the mop-up of a nearly bare side, and the rounding of the
     /// tables to whole centipawns.
@@ -88,7 +71,8 @@ impl Eval {
             globals,
             fixed: features.fixed,
             total: self.evaluate(game, pos),
-            no_mating_force: features.terms.is_empty() && features.fixed == 0.0,
+            no_mating_force: self
+                .cannot_mate(pos, &[pos.royals(game, WHITE), pos.royals(game, BLACK)]),
         }
     }
 }

@@ -128,6 +128,27 @@ pub const PIECE_TERMS: [&str; PER_PIECE] = [
     "attack",
 ];
 
+/// The names of the global numbers, in their order in the flat vector (from
+/// `shelter_index` on; `few_pieces` stands for its `FEW_PIECES` weights), as a
+/// definition's `[variant.eval]` section and `kirin tune --keep` name them.
+pub const GLOBAL_TERMS: [&str; 15] = [
+    "shelter",
+    "tempo",
+    "few_pieces",
+    "passed",
+    "doubled",
+    "isolated",
+    "royal_danger",
+    "royal_safety",
+    "threats",
+    "activity",
+    "unsafe_reach",
+    "pawn_threat",
+    "open_file",
+    "half_open_file",
+    "space",
+];
+
 impl Params {
     /// The game's parameters: its `[variant.eval]` section over the derived ones.
     pub fn of<const W: usize>(game: &Game<W>) -> Params {

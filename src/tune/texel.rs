@@ -21,10 +21,10 @@ use crate::eval::Eval;
 use crate::eval::features::Features;
 use crate::eval::has_pawns;
 use crate::eval::params::{
-    CONTROL_TERMS, DOUBLED, ENDGAME_TERMS, HALF_OPEN_FILE, ISOLATED, OPEN_FILE, PASSED, PAWN_TERMS,
-    PAWN_THREAT, PER_PIECE, PIECE_TERMS, Params, SPACE, UNSAFE_REACH, VALUE, activity_index,
-    control_index, danger_index, endgame_index, few_pieces_index, pawn_index, percent_indices,
-    safety_index, shelter_index, square_index, tempo_index, threats_index,
+    CONTROL_TERMS, DOUBLED, ENDGAME_TERMS, GLOBAL_TERMS, HALF_OPEN_FILE, ISOLATED, OPEN_FILE,
+    PASSED, PAWN_TERMS, PAWN_THREAT, PER_PIECE, PIECE_TERMS, Params, SPACE, UNSAFE_REACH, VALUE,
+    activity_index, control_index, danger_index, endgame_index, few_pieces_index, pawn_index,
+    percent_indices, safety_index, shelter_index, square_index, tempo_index, threats_index,
 };
 use crate::rules::Game;
 use crate::rules::spec::{BareKing, FEW_PIECES, ROYAL_DANGER_MAX};
@@ -326,32 +326,16 @@ fn frozen<const W: usize>(
     frozen
 }
 
-/// The names `--keep` knows besides the per-piece terms (`params::PIECE_TERMS`).
-const OTHER_TERMS: [&str; 19] = [
-    "shelter",
-    "tempo",
-    "few_pieces",
-    "passed",
-    "doubled",
-    "isolated",
-    "royal_danger",
-    "royal_safety",
-    "threats",
-    "activity",
-    "unsafe_reach",
-    "pawn_threat",
-    "open_file",
-    "half_open_file",
-    "space",
-    "value_eg",
-    "centre_eg",
-    "advance_eg",
-    "promotion_eg",
-];
+/// The names of a piece type's endgame numbers (`--tapered`), which `--keep` knows too.
+const ENDGAME_NAMES: [&str; ENDGAME_TERMS] =
+    ["value_eg", "centre_eg", "advance_eg", "promotion_eg"];
 
 /// Every name `--keep` knows.
 fn terms() -> impl Iterator<Item = &'static str> {
-    PIECE_TERMS.into_iter().chain(OTHER_TERMS)
+    PIECE_TERMS
+        .into_iter()
+        .chain(GLOBAL_TERMS)
+        .chain(ENDGAME_NAMES)
 }
 
 /// `frozen` with the terms named in `kept` frozen too (names checked against `terms`).
