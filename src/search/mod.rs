@@ -1218,7 +1218,7 @@ impl<'a, const W: usize> Worker<'a, W> {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(m);
         }
-        let bonus = (depth * depth).min(400);
+        let bonus = history_bonus(depth);
         let follows = self.follows(ply);
         self.reward(self.history_index(m), &follows, bonus);
         for &q in tried {
@@ -1696,6 +1696,18 @@ impl<'a, const W: usize> Worker<'a, W> {
         self.keys[ply] = keys;
         best
     }
+}
+
+/// What a quiet move that cuts a node off at `depth` adds to its history (and takes from
+/// the quiet moves tried before it): Stockfish's shape, a quadratic in the depth, large
+/// enough against `HISTORY_MAX` that the gravity makes the history a moving average of the
+/// recent cut-offs (a deep one moves an entry by a quarter of its range). It was
+/// `depth^2`, at most 400: a deep cut-off moved an entry by a fortieth of that, so the
+/// history summed a game's cut-offs and followed the position slowly, and it hardly ever
+/// reached the `HISTORY_PER_REDUCTION` that moves a late move's reduction by a ply.
+/// The change gained in Courier and Sho self-play (docs/search.md).
+fn history_bonus(depth: i32) -> i32 {
+    (32 * depth * depth + 128 * depth - 128).clamp(0, 4000)
 }
 
 /// A history entry `v` moved by `bonus` (negative: a malus) towards +-`HISTORY_MAX`, the
