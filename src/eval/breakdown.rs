@@ -6,14 +6,11 @@
 
 use super::Eval;
 use super::params::{
-    CONTROL_TERMS, ENDGAME_TERMS, GLOBAL_TERMS, PAWN_TERMS, PER_PIECE, activity_index,
-    control_index, danger_index, endgame_index, few_pieces_index, pawn_index, safety_index,
-    shelter_index, square_index, tempo_index, threats_index,
+    ENDGAME_TERMS, GLOBAL_TERMS, PER_PIECE, endgame_index, global_term, square_index,
 };
 use crate::core::{BLACK, WHITE};
 use crate::rules::game::Game;
 use crate::rules::position::Position;
-use crate::rules::spec::FEW_PIECES;
 
 /// The columns of a piece type's row: its block of numbers (`params::PIECE_TERMS`; the endgame
 /// numbers, where a game has them, added to the middlegame's column of the same name),
@@ -99,35 +96,19 @@ fn term_of(i: usize, types: usize, squares: usize) -> Term {
     if i >= tables {
         return Term::Piece((i - tables) / squares.max(1), SQUARES_COLUMN);
     }
-    let global = if i == shelter_index(types) {
-        0
-    } else if i == tempo_index(types) {
-        1
-    } else if i < few_pieces_index(types, FEW_PIECES) + 1 {
-        2
-    } else if i < pawn_index(types, PAWN_TERMS) {
-        3 + i - pawn_index(types, 0)
-    } else if i == danger_index(types) {
-        6
-    } else if i == safety_index(types) {
-        7
-    } else if i == threats_index(types) {
-        8
-    } else if i == activity_index(types) {
-        9
-    } else {
-        debug_assert!(i < control_index(types, CONTROL_TERMS));
-        10 + i - control_index(types, 0)
-    };
-    Term::Global(global)
+    Term::Global(global_term(types, i))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::eval::Params;
-    use crate::eval::params::VALUE;
+    use crate::eval::params::{
+        ISOLATED, SPACE, VALUE, activity_index, control_index, few_pieces_index, global_indices,
+        pawn_index, safety_index, tempo_index,
+    };
     use crate::rules::random_lines::random_positions;
+    use crate::rules::spec::FEW_PIECES;
     use crate::variants::AnyGame;
 
     #[test]
@@ -141,9 +122,23 @@ mod tests {
             for i in 0..p.len() {
                 match term_of(i, types, squares) {
                     Term::Piece(t, c) => cells[t][c] += 1,
-                    Term::Global(k) => globals[k] += 1,
+                    Term::Global(k) => {
+                        assert!(global_indices(types, k).contains(&i), "{i} in {k}");
+                        globals[k] += 1
+                    }
                 }
             }
+            // The names stand where the numbers' own index functions put them.
+            let at = |name: &str| {
+                let k = GLOBAL_TERMS.iter().position(|&t| t == name).expect("a name");
+                global_indices(types, k).start
+            };
+            assert_eq!(at("tempo"), tempo_index(types));
+            assert_eq!(at("few_pieces"), few_pieces_index(types, 1));
+            assert_eq!(at("isolated"), pawn_index(types, ISOLATED));
+            assert_eq!(at("royal_safety"), safety_index(types));
+            assert_eq!(at("activity"), activity_index(types));
+            assert_eq!(at("space"), control_index(types, SPACE));
             assert_eq!(globals[2], FEW_PIECES);
             assert!(globals.iter().enumerate().all(|(k, &n)| k == 2 || n == 1), "{globals:?}");
             for row in &cells {

@@ -398,6 +398,30 @@ impl Params {
     }
 }
 
+/// `few_pieces`' place in `GLOBAL_TERMS`, the one name with several numbers.
+const FEW: usize = 2;
+
+/// The flat vector's indices of global number `k` of `GLOBAL_TERMS` in a game with `types`
+/// piece types: the global numbers follow each other from `shelter_index` on, one index
+/// per name but `few_pieces`' `FEW_PIECES`.
+pub fn global_indices(types: usize, k: usize) -> std::ops::Range<usize> {
+    let start = shelter_index(types) + k + if k > FEW { FEW_PIECES - 1 } else { 0 };
+    start..start + if k == FEW { FEW_PIECES } else { 1 }
+}
+
+/// Which global number of `GLOBAL_TERMS` flat index `i` belongs to (`i` between
+/// `shelter_index` and the first square table; the inverse of `global_indices`).
+pub fn global_term(types: usize, i: usize) -> usize {
+    let j = i - shelter_index(types);
+    if j < FEW {
+        j
+    } else if j < FEW + FEW_PIECES {
+        FEW
+    } else {
+        j + 1 - FEW_PIECES
+    }
+}
+
 /// Index of the shelter weight in the flat vector of a game with `types` piece types.
 pub fn shelter_index(types: usize) -> usize {
     types * PER_PIECE

@@ -21,13 +21,12 @@ use crate::eval::Eval;
 use crate::eval::features::Features;
 use crate::eval::has_pawns;
 use crate::eval::params::{
-    CONTROL_TERMS, DOUBLED, ENDGAME_TERMS, GLOBAL_TERMS, HALF_OPEN_FILE, ISOLATED, OPEN_FILE,
-    PASSED, PAWN_TERMS, PAWN_THREAT, PER_PIECE, PIECE_TERMS, Params, SPACE, UNSAFE_REACH, VALUE,
-    activity_index, control_index, danger_index, endgame_index, few_pieces_index, pawn_index,
-    percent_indices, safety_index, shelter_index, square_index, tempo_index, threats_index,
+    CONTROL_TERMS, ENDGAME_TERMS, GLOBAL_TERMS, PAWN_TERMS, PER_PIECE, PIECE_TERMS, Params, VALUE,
+    control_index, endgame_index, few_pieces_index, global_indices, pawn_index, percent_indices,
+    square_index,
 };
 use crate::rules::Game;
-use crate::rules::spec::{BareKing, FEW_PIECES, ROYAL_DANGER_MAX};
+use crate::rules::spec::{BareKing, ROYAL_DANGER_MAX};
 use crate::variants::AnyGame;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -342,41 +341,17 @@ fn terms() -> impl Iterator<Item = &'static str> {
 fn keep<const W: usize>(game: &Game<W>, mut frozen: Vec<bool>, kept: &[String]) -> Vec<bool> {
     let types = game.types;
     for name in kept {
-        let indices: Vec<usize> = match name.as_str() {
-            "shelter" => vec![shelter_index(types)],
-            "tempo" => vec![tempo_index(types)],
-            "few_pieces" => (1..=FEW_PIECES)
-                .map(|n| few_pieces_index(types, n))
-                .collect(),
-            "passed" => vec![pawn_index(types, PASSED)],
-            "doubled" => vec![pawn_index(types, DOUBLED)],
-            "isolated" => vec![pawn_index(types, ISOLATED)],
-            "royal_danger" => vec![danger_index(types)],
-            "royal_safety" => vec![safety_index(types)],
-            "threats" => vec![threats_index(types)],
-            "activity" => vec![activity_index(types)],
-            "unsafe_reach" => vec![control_index(types, UNSAFE_REACH)],
-            "pawn_threat" => vec![control_index(types, PAWN_THREAT)],
-            "open_file" => vec![control_index(types, OPEN_FILE)],
-            "half_open_file" => vec![control_index(types, HALF_OPEN_FILE)],
-            "space" => vec![control_index(types, SPACE)],
-            eg if eg.ends_with("_eg") => {
-                let term = PIECE_TERMS
-                    .iter()
-                    .position(|&t| eg.starts_with(t))
-                    .expect("a known term");
-                let squares = game.squares;
-                (0..types)
-                    .map(|t| endgame_index(types, squares, t, term))
-                    .collect()
-            }
-            term => {
-                let offset = PIECE_TERMS
-                    .iter()
-                    .position(|&t| t == term)
-                    .expect("a known term");
-                (0..types).map(|t| t * PER_PIECE + offset).collect()
-            }
+        let term_named = |names: &[&str]| names.iter().position(|t| t == name);
+        let indices: Vec<usize> = if let Some(k) = term_named(&GLOBAL_TERMS) {
+            global_indices(types, k).collect()
+        } else if let Some(term) = term_named(&ENDGAME_NAMES) {
+            let squares = game.squares;
+            (0..types)
+                .map(|t| endgame_index(types, squares, t, term))
+                .collect()
+        } else {
+            let offset = term_named(&PIECE_TERMS).expect("a known term");
+            (0..types).map(|t| t * PER_PIECE + offset).collect()
         };
         for i in indices {
             frozen[i] = true;
@@ -690,7 +665,7 @@ fn square_table<const W: usize>(game: &Game<W>, table: &[f64]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::params::LEAPS;
+    use crate::eval::params::{LEAPS, PASSED, danger_index};
     use crate::rules::Position;
 
     #[test]
