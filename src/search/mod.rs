@@ -1577,10 +1577,6 @@ impl<'a, const W: usize> Worker<'a, W> {
         best
     }
 
-    /// Quiescence search. `qply` counts its plies; past `FULL_QUIESCENCE` plies only
-    /// recaptures on `last_to` (the square the previous move went to) are searched, which
-    /// bounds it where both sides have many independent captures: a Sho position with a
-    /// dozen promoting pawn captures for each side took 18.7M nodes at depth 1.
     /// The score of the position after a move, for the side that made it, searched in the
     /// window `alpha..beta` of that side: negated for the opponent, as it is, when the
     /// same side moves again (a turn of several actions).
@@ -1593,6 +1589,10 @@ impl<'a, const W: usize> Worker<'a, W> {
         }
     }
 
+    /// Quiescence search. `qply` counts its plies; past `FULL_QUIESCENCE` plies only
+    /// recaptures on `last_to` (the square the previous move went to) are searched, which
+    /// bounds it where both sides have many independent captures: a Sho position with a
+    /// dozen promoting pawn captures for each side took 18.7M nodes at depth 1.
     fn quiesce(
         &mut self,
         mut alpha: i32,
