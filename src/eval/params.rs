@@ -410,16 +410,12 @@ pub fn global_indices(types: usize, k: usize) -> std::ops::Range<usize> {
 }
 
 /// Which global number of `GLOBAL_TERMS` flat index `i` belongs to (`i` between
-/// `shelter_index` and the first square table; the inverse of `global_indices`).
+/// `shelter_index` and the first square table): the inverse of `global_indices`, found
+/// through it so that the layout is written once. For `kirin eval`'s rows, not the search.
 pub fn global_term(types: usize, i: usize) -> usize {
-    let j = i - shelter_index(types);
-    if j < FEW {
-        j
-    } else if j < FEW + FEW_PIECES {
-        FEW
-    } else {
-        j + 1 - FEW_PIECES
-    }
+    (0..GLOBAL_TERMS.len())
+        .find(|&k| global_indices(types, k).contains(&i))
+        .expect("a global number's index")
 }
 
 /// Index of the shelter weight in the flat vector of a game with `types` piece types.
