@@ -34,6 +34,10 @@ pub const MATE_BOUND: i32 = MATE - 1000;
 /// otherwise, with a bared opponent that a GUI lets play on, every move would look equally
 /// won and the engine would never finish the game.
 pub const RULE_WIN: i32 = MATE_BOUND - 1000;
+/// Scores beyond this are wins, by mate or by a rule, at a known distance in plies from
+/// the root (`RULE_WIN - ply` at the deepest): the table keeps them counted from the node
+/// instead (`to_tt`, `from_tt`).
+const WIN_BOUND: i32 = RULE_WIN - MAX_PLY as i32;
 const INF: i32 = 31000;
 /// The most search threads any command or protocol accepts.
 pub const MAX_THREADS: usize = 256;
@@ -1740,20 +1744,25 @@ fn reductions(divisor: f64) -> Box<[[i32; 64]; 64]> {
     t
 }
 
+/// A score of the node at `ply` as the table keeps it: a win or a loss (by mate or by a
+/// rule) counted in plies from the node, not from the root, so that the entry is true
+/// wherever the node is met again. Rule wins were once stored as found, and a bared King
+/// met nearer the root than where it was first found read as further off than it was.
 fn to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= WIN_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -WIN_BOUND {
         score - ply as i32
     } else {
         score
     }
 }
 
+/// The table's `score` for the node at `ply`, counted from the root again (`to_tt`).
 fn from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= WIN_BOUND {
         score - ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -WIN_BOUND {
         score + ply as i32
     } else {
         score
@@ -1763,6 +1772,23 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_table_counts_wins_from_the_node() {
+        // A mate and a bare-King win found 10 plies from the root, stored at ply 4 and
+        // met again at ply 2: both are 8 plies away there.
+        for win in [MATE, RULE_WIN] {
+            let stored = to_tt(win - 10, 4);
+            assert_eq!(stored, win - 6, "stored as 6 plies from the node");
+            assert_eq!(from_tt(stored, 2), win - 8);
+            assert_eq!(from_tt(to_tt(-(win - 10), 4), 2), -(win - 8));
+        }
+        // Scores of the evaluation's range pass unchanged.
+        for s in [0, 250, -3000, WIN_BOUND - 1] {
+            assert_eq!(to_tt(s, 7), s);
+            assert_eq!(from_tt(s, 7), s);
+        }
+    }
     use crate::variants::AnyGame;
 
     fn panicked() -> Panicked {
