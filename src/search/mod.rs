@@ -27,7 +27,8 @@ use thiserror::Error;
 use tt::{Bound, Table};
 
 pub const MATE: i32 = 30000;
-/// Scores beyond this are mates (or wins by a rule) in a known number of plies.
+/// Scores beyond this are mates in a known number of plies (wins by a rule lie below it,
+/// beyond `WIN_BOUND`).
 pub const MATE_BOUND: i32 = MATE - 1000;
 /// A game won by a rule that leaves the loser's royal on the board (bare king). Below the
 /// mate scores, so that taking the last royal, where the search sees it, is preferred:
@@ -1749,21 +1750,21 @@ fn reductions(divisor: f64) -> Box<[[i32; 64]; 64]> {
 /// wherever the node is met again. Rule wins were once stored as found, and a bared King
 /// met nearer the root than where it was first found read as further off than it was.
 fn to_tt(score: i32, ply: usize) -> i32 {
-    if score >= WIN_BOUND {
-        score + ply as i32
-    } else if score <= -WIN_BOUND {
-        score - ply as i32
-    } else {
-        score
-    }
+    shift_win(score, ply as i32)
 }
 
 /// The table's `score` for the node at `ply`, counted from the root again (`to_tt`).
 fn from_tt(score: i32, ply: usize) -> i32 {
+    shift_win(score, -(ply as i32))
+}
+
+/// `score` with a win (or loss) at a known distance moved `plies` further from the
+/// winner's view of zero: other scores unchanged.
+fn shift_win(score: i32, plies: i32) -> i32 {
     if score >= WIN_BOUND {
-        score - ply as i32
+        score + plies
     } else if score <= -WIN_BOUND {
-        score + ply as i32
+        score - plies
     } else {
         score
     }
@@ -1772,6 +1773,7 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::variants::AnyGame;
 
     #[test]
     fn the_table_counts_wins_from_the_node() {
@@ -1789,7 +1791,6 @@ mod tests {
             assert_eq!(from_tt(s, 7), s);
         }
     }
-    use crate::variants::AnyGame;
 
     fn panicked() -> Panicked {
         Panicked {
